@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: Apache-2.0
+// Diagnostics: located messages about the user's input, and the exception that carries one.
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace kpreempt {
+
+// A position in an input file. line and column are 1-based; 0 means "unknown".
+struct SourceLoc {
+  std::string file;
+  std::uint32_t line = 0;
+  std::uint32_t column = 0;
+};
+
+enum class Severity { error, warning, note };
+
+struct Diagnostic {
+  Severity severity = Severity::error;
+  SourceLoc loc;
+  std::string message;  // "Pod team-a/x: spec.priority: expected an integer, got \"high\""
+};
+
+// "file:line:col: error: message" (the location part shrinks when unknown; no file gives
+// "kpreempt: error: message").
+std::string format(const Diagnostic& d);
+
+// Thrown deep inside a decoder or parser for bad input; caught where the object (or the file)
+// can be abandoned and turned into a Diagnostic. Never used for bugs.
+class InputError : public std::runtime_error {
+ public:
+  InputError(SourceLoc loc, std::string message)
+      : std::runtime_error(message), m_loc(std::move(loc)) {}
+  const SourceLoc& loc() const { return m_loc; }
+
+ private:
+  SourceLoc m_loc;
+};
+
+// Thrown for a bad command line (unknown pod, bad --set, unknown policy): exit 2, no location.
+class UsageError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+}  // namespace kpreempt

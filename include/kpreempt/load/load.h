@@ -1,0 +1,30 @@
+// SPDX-License-Identifier: Apache-2.0
+// Loading cluster dumps: files, folders and stdin, YAML or JSON, into a SnapshotBuilder.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "kpreempt/diag.h"
+#include "kpreempt/model/objects.h"
+#include "kpreempt/model/snapshot.h"
+
+namespace kpreempt::load {
+
+struct LoadOptions {
+  bool recursive = false;  // -R: descend into sub-folders
+};
+
+// Reads one -f argument: a file, a folder (its *.yaml, *.yml, *.json files in name order,
+// sub-folders with `recursive`) or "-" for stdin. Every object of a known kind is decoded
+// into `out`; unknown kinds are counted as skipped. Problems go to `diags` (errors abandon
+// the object, or the rest of the file for a syntax error); nothing is thrown for bad input.
+// The refs of the Pods decoded are appended to `pods` when it is not null.
+void load_path(const std::string& path, const LoadOptions& opts, model::SnapshotBuilder& out,
+               std::vector<Diagnostic>& diags, std::vector<model::ObjectRef>* pods = nullptr);
+
+// Same for an in-memory document (tests, fuzzers). `name` is used in messages.
+void load_buffer(std::string_view data, const std::string& name, model::SnapshotBuilder& out,
+                 std::vector<Diagnostic>& diags, std::vector<model::ObjectRef>* pods = nullptr);
+
+}  // namespace kpreempt::load

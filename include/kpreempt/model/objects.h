@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: Apache-2.0
+// The Kubernetes objects kpreempt reads, reduced to the fields some policy or lint rule needs.
+// Field names follow the API; comments give the API path when it is not obvious.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "kpreempt/diag.h"
+#include "kpreempt/model/quantity.h"
+#include "kpreempt/model/time.h"
+
+namespace kpreempt::model {
+
+// key -> value, sorted by key, keys unique.
+using StringMap = std::vector<std::pair<std::string, std::string>>;
+const std::string* find(const StringMap& m, std::string_view key);
+
+// resource name -> quantity, sorted by name, names unique.
+using ResourceList = std::vector<std::pair<std::string, Quantity>>;
+Quantity get(const ResourceList& r, std::string_view name);  // absent = 0
+
+struct ObjectRef {
+  std::string kind;       // "Pod", "Workload", ...
+  std::string namespace_;  // empty for cluster-scoped objects
+  std::string name;
+  friend auto operator<=>(const ObjectRef&, const ObjectRef&) = default;
+};
+std::string to_string(const ObjectRef& r);  // "Pod/ns/name", or "Node/name"
+
+// metav1.LabelSelectorRequirement / v1.NodeSelectorRequirement. Operators are stored as
+// written; In NotIn Exists DoesNotExist for label selectors, plus Gt Lt for node selectors.
+struct Requirement {
+  std::string key;
+  std::string op;
+  std::vector<std::string> values;
+};
+
+// metav1.LabelSelector. `present` is false for a nil selector (which matches nothing in the
+// places kpreempt uses it: PDBs, affinity terms, spread constraints).
+struct LabelSelector {
+  bool present = false;
+  StringMap match_labels;
+  std::vector<Requirement> match_expressions;
+};
+
+struct NodeSelectorTerm {
+  std::vector<Requirement> match_expressions;  // against node labels
+  std::vector<Requirement> match_fields;       // only metadata.name is supported upstream
+};
+
+struct Taint {
+  std::string key, value, effect;  // effect: NoSchedule, PreferNoSchedule, NoExecute
+};
+
+struct Toleration {
+  std::string key, op, value, effect;  // op: Equal (default) or Exists; empty effect = all
+};
+
+struct PodAffinityTerm {
+  LabelSelector label_selector;
+  std::vector<std::string> namespaces;
+  std::optional<LabelSelector> namespace_selector;
+  std::string topology_key;
+};
+
+struct TopologySpreadConstraint {
+  std::int32_t max_skew = 1;
+  std::string topology_key;
+  std::string when_unsatisfiable;  // DoNotSchedule | ScheduleAnyway
+  LabelSelector label_selector;
+  std::optional<std::int32_t> min_domains;
+  std::string node_affinity_policy;  // Honor (default) | Ignore
+  std::string node_taints_policy;    // Ignore (default) | Honor
+  std::vector<std::string> match_label_keys;
+};
+
+struct HostPort {
+  std::int32_t port = 0;
+  std::string protocol = "TCP";
+  std::string host_ip;  // empty = 0.0.0.0
+};
+
+struct Container {
+  std::string name;
+  ResourceList requests;
+  std::vector<HostPort> host_ports;
+  bool restart_always = false;  // init containers only: a sidecar (restartPolicy: Always)
+};
+
+struct PodCondition {
+  std::string type, status, reason;
+  std::optional<Instant> last_transition_time;  // null in the API is kept as absent
+};
+
+struct OwnerReference {
+  std::string kind, name, uid;
+  bool controller = false;
+};
+
+struct Node {
+  std::string name;
+  StringMap labels;
+  bool unschedulable = false;
+  std::vector<Taint> taints;
+  ResourceList allocatable;
+  bool has_allocatable_pods = false;  // status.allocatable.pods present
+  SourceLoc loc;
+};
+
+struct Pod {
+  std::string namespace_, name, uid;
+  StringMap labels, annotations;  // annotations minus kubectl's last-applied-configuration
+  std::vector<OwnerReference> owners;
+  std::optional<Instant> creation_timestamp, deletion_timestamp;
+
+  std::string node_name;  // spec.nodeName; empty = pending
+  std::optional<std::int32_t> priority;  // spec.priority as written
+  std::string priority_class_name;
+  std::string preemption_policy;  // spec.preemptionPolicy as written; may be empty
+  std::string scheduler_name;
+  StringMap node_selector;
+  std::vector<NodeSelectorTerm> required_node_affinity;  // ORed terms; empty = none
+  bool has_required_node_affinity = false;  // a present but empty term list matches nothing
+  std::vector<PodAffinityTerm> required_pod_affinity, required_pod_anti_affinity;
+  std::vector<Toleration> tolerations;
+  std::vector<TopologySpreadConstraint> topology_spread;
+  std::vector<Container> containers, init_containers;
+  ResourceList overhead;
+  ResourceList pod_level_requests;  // spec.resources.requests
+
+  std::string phase;  // status.phase
+  std::optional<Instant> start_time;
+  std::string nominated_node_name;
+  std::vector<PodCondition> conditions;
+  SourceLoc loc;
+
+  bool terminating() const { return deletion_timestamp.has_value(); }
+  bool terminal() const { return phase == "Succeeded" || phase == "Failed"; }
+};
+
+struct PriorityClass {
+  std::string name;
+  std::int32_t value = 0;
+  bool global_default = false;
+  std::string preemption_policy;  // empty = PreemptLowerPriority
+  StringMap annotations;
+  SourceLoc loc;
+};
+
+struct PodDisruptionBudget {
+  std::string namespace_, name;
+  LabelSelector selector;
+  bool selector_valid = true;  // an unparsable selector is ignored upstream
+  std::int32_t disruptions_allowed = 0;  // status.disruptionsAllowed, absent = 0
+  bool has_status = false;
+  std::vector<std::string> disrupted_pods;  // status.disruptedPods keys, sorted
+  SourceLoc loc;
+};
+
+// DefaultPreemption args from a KubeSchedulerConfiguration in the dump (pluginConfig), as
+// key -> value strings; --set values override them.
+struct SchedulerConfig {
+  StringMap plugin_args;  // "DefaultPreemption.minCandidateNodesPercentage" -> "10"
+  SourceLoc loc;
+};
+
+}  // namespace kpreempt::model

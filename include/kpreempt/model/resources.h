@@ -1,0 +1,39 @@
+// SPDX-License-Identifier: Apache-2.0
+// Resource amounts in the units the scheduler compares: cpu in milli-cores, every other
+// resource in whole units rounded up (framework.Resource).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "kpreempt/model/objects.h"
+
+namespace kpreempt::model {
+
+struct Resources {
+  std::int64_t cpu_milli = 0;
+  std::int64_t memory = 0;
+  std::int64_t ephemeral_storage = 0;
+  std::int64_t pods = 0;
+  // hugepages-*, extended resources (nvidia.com/gpu): name -> units, sorted by name.
+  std::vector<std::pair<std::string, std::int64_t>> scalar;
+
+  std::int64_t get(std::string_view name) const;  // absent = 0
+  void set(std::string_view name, std::int64_t v);
+  void add(const Resources& o);
+  void subtract(const Resources& o);
+
+  friend bool operator==(const Resources&, const Resources&) = default;
+};
+
+// Converts an API resource list (requests, allocatable) to scheduler units.
+Resources to_resources(const ResourceList& list);
+
+// k8s.io/component-helpers/resource.PodRequests for the scheduler: containers plus sidecars,
+// the init-container maximum, pod-level requests for cpu/memory, plus overhead. pods = 0.
+Resources pod_requests(const Pod& pod);
+
+}  // namespace kpreempt::model

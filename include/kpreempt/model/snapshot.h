@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: Apache-2.0
+// The immutable cluster snapshot every policy and lint rule reads. Built once by the loader
+// (SnapshotBuilder), never changed afterwards: policies simulate on their own copies.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "kpreempt/diag.h"
+#include "kpreempt/model/objects.h"
+#include "kpreempt/model/resources.h"
+
+namespace kpreempt::model {
+
+using PodId = std::uint32_t;
+using NodeId = std::uint32_t;
+inline constexpr std::uint32_t k_none = UINT32_MAX;
+
+inline constexpr std::int32_t k_system_cluster_critical = 2000000000;
+inline constexpr std::int32_t k_system_node_critical = 2000001000;
+
+// What the loader and the Priority admission plugin derive for each pod.
+struct PodFacts {
+  std::int32_t priority = 0;
+  bool preempt_never = false;  // effective preemptionPolicy == Never
+  Resources requests;          // pod_requests(), scheduler units
+  NodeId node = k_none;        // bound node, k_none when pending or the node is absent
+};
+
+class Snapshot {
+ public:
+  const std::vector<Node>& nodes() const { return m_nodes; }
+  const std::vector<Pod>& pods() const { return m_pods; }
+  const std::vector<PriorityClass>& priority_classes() const { return m_classes; }
+  const std::vector<PodDisruptionBudget>& pdbs() const { return m_pdbs; }
+  const SchedulerConfig& scheduler_config() const { return m_scheduler_config; }
+
+  const PodFacts& facts(PodId id) const { return m_facts[id]; }
+  // Non-terminal pods bound to the node, in input order.
+  std::span<const PodId> pods_on(NodeId id) const { return m_pods_on[id]; }
+  // Pending pods (other than terminal ones) whose status.nominatedNodeName is this node.
+  std::span<const PodId> nominated_to(NodeId id) const { return m_nominated_to[id]; }
+
+  std::optional<NodeId> find_node(std::string_view name) const;
+  std::optional<PodId> find_pod(std::string_view ns, std::string_view name) const;
+  const PriorityClass* find_priority_class(std::string_view name) const;
+  // PDBs of a namespace, in input order.
+  std::vector<const PodDisruptionBudget*> pdbs_in(std::string_view ns) const;
+
+  // How many documents of kinds kpreempt does not read were skipped, by kind.
+  const StringMap& skipped_kinds() const { return m_skipped; }
+
+ private:
+  friend class SnapshotBuilder;
+  std::vector<Node> m_nodes;
+  std::vector<Pod> m_pods;
+  std::vector<PriorityClass> m_classes;
+  std::vector<PodDisruptionBudget> m_pdbs;
+  SchedulerConfig m_scheduler_config;
+  std::vector<PodFacts> m_facts;
+  std::vector<std::vector<PodId>> m_pods_on, m_nominated_to;
+  std::unordered_map<std::string, NodeId> m_node_index;
+  std::unordered_map<std::string, PodId> m_pod_index;  // "ns/name"
+  StringMap m_skipped;
+};
+
+// Collects decoded objects and freezes them into a Snapshot. Checks that need the whole
+// input (duplicates, priority resolution) run in build() and report through `diags`.
+class SnapshotBuilder {
+ public:
+  void add(Node n) { m_snap.m_nodes.push_back(std::move(n)); }
+  void add(Pod p) { m_snap.m_pods.push_back(std::move(p)); }
+  void add(PriorityClass c) { m_snap.m_classes.push_back(std::move(c)); }
+  void add(PodDisruptionBudget b) { m_snap.m_pdbs.push_back(std::move(b)); }
+  void set(SchedulerConfig c) { m_snap.m_scheduler_config = std::move(c); }
+  void count_skipped(std::string_view kind);
+
+  // Errors (duplicates, unknown priority class of a pod without spec.priority, priority
+  // values out of range) are appended to diags with Severity::error; warnings likewise.
+  Snapshot build(std::vector<Diagnostic>& diags) &&;
+
+ private:
+  Snapshot m_snap;
+};
+
+}  // namespace kpreempt::model

@@ -1,0 +1,103 @@
+// SPDX-License-Identifier: Apache-2.0
+// What every policy takes and returns. A policy is a pure function of the snapshot, the
+// preemptor, the clock and its args: same input, same Decision.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "kpreempt/model/objects.h"
+#include "kpreempt/model/snapshot.h"
+#include "kpreempt/model/time.h"
+
+namespace kpreempt::policy {
+
+enum class Outcome { fits, preempt, unschedulable };
+std::string_view to_string(Outcome o);
+
+// Policy args as --set KEY=VALUE pairs over upstream defaults ("DefaultPreemption.x" keys).
+// A policy reads only keys of its plugins and rejects bad values with UsageError.
+class Args {
+ public:
+  Args() = default;
+  explicit Args(model::StringMap values) : m_values(std::move(values)) {}
+  const std::string* find(std::string_view key) const { return model::find(m_values, key); }
+  // Parses an integer arg; throws UsageError naming the key when it is not one.
+  std::int64_t get_int(std::string_view key, std::int64_t fallback) const;
+  const model::StringMap& values() const { return m_values; }
+
+ private:
+  model::StringMap m_values;
+};
+
+struct Input {
+  const model::Snapshot& snapshot;
+  model::PodId preemptor;  // a pending pod of the snapshot
+  model::Instant now;      // the only clock a policy may read
+  const Args& args;
+};
+
+// One judgement about one pod on a node: why it is or is not a victim.
+struct PodVerdict {
+  model::ObjectRef pod;
+  std::int32_t priority = 0;
+  bool victim = false;
+  std::string code;    // stable, kebab-case: "victim", "reprieved", "higher-or-equal-priority"
+  std::string detail;  // for people: "priority 1000 is not below the preemptor's 1000"
+};
+
+// The numbers pickOneNodeForPreemption compares, for a candidate node.
+struct CandidateRank {
+  std::int64_t pdb_violations = 0;
+  std::int32_t highest_victim_priority = 0;
+  std::int64_t sum_adjusted = 0;  // sum of (priority + 2^31)
+  std::int64_t victim_count = 0;
+  model::Instant earliest_start;  // of the victims with the highest priority
+};
+
+struct NodeVerdict {
+  std::string node;
+  std::string code;    // passes-filters, node-unresolvable:<plugin>, candidate, lost:<crit>...
+  std::string detail;  // "node(s) had untolerated taint {gpu: true}"
+  std::optional<CandidateRank> rank;  // candidates only
+  std::vector<PodVerdict> pods;       // every pod on the node that was considered
+};
+
+struct Victim {
+  model::ObjectRef ref;
+  std::string node;
+  std::int32_t priority = 0;
+  std::string reason;  // code: "victim", "pdb-violation:ns/pdb", "already-terminating"...
+};
+
+struct Decision {
+  std::string policy;
+  Outcome outcome = Outcome::unschedulable;
+  std::string node;             // nominated node (node-level policies), empty otherwise
+  std::vector<Victim> victims;  // in the order upstream would evict them
+  // Preemptor-level reason codes, most important first: "preempt", "tie:n1,n2",
+  // "upstream-window", "no-candidates", "preemption-policy-never", ...
+  std::vector<std::string> reasons;
+  std::string summary;          // one sentence for the text renderer
+  std::vector<std::string> tied_nodes;  // all nodes equal on every criterion (incl. node)
+  std::vector<NodeVerdict> nodes;       // every node, in name order
+  std::vector<std::string> warnings;    // things about the input a user should know
+};
+
+struct Entry {
+  std::string_view name;
+  std::string_view summary;
+  std::string_view upstream;  // what it mirrors: "kube-scheduler v1.34 DefaultPreemption"
+  Decision (*decide)(const Input&);
+};
+
+// Every policy, in the order --policy all runs and prints them.
+std::span<const Entry> all();
+const Entry* find(std::string_view name);
+
+}  // namespace kpreempt::policy
