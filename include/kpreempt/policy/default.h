@@ -3,8 +3,8 @@
 #pragma once
 
 #include <functional>
-#include <optional>
 #include <string>
+#include <string_view>
 
 #include "kpreempt/policy/policy.h"
 
@@ -12,22 +12,31 @@ namespace kpreempt::policy {
 
 Decision decide_default(const Input& in);
 
-// What a variant of the default algorithm may change: which lower-priority pods are
-// potential victims (PreemptionToleration), mirroring upstream's IsEligiblePod hook.
-struct VictimFilter {
-  // nullopt: the pod is a potential victim. A value: it is exempt, with a verdict code and
-  // detail ("toleration-protected", "protected from priority < 10000 until ...").
-  // `node_error` set: the whole node fails with that reason (e.g. missing PriorityClass).
-  struct Result {
-    bool eligible = true;
-    std::string code, detail;
-    bool node_error = false;
+// What a victim check says about one lower-priority pod on the examined node.
+struct VictimCheck {
+  enum class Kind {
+    eligible,    // a potential victim
+    exempt,      // stays on the node, keeps occupying its resources, never a victim
+    node_error,  // the whole node fails (status Error) with `code`/`detail`
   };
-  std::function<Result(const model::Pod& victim, model::PodId victim_id)> check;
+  Kind kind = Kind::eligible;
+  std::string code;    // verdict code for exempt pods / node errors
+  std::string detail;  // for people
 };
 
-// The default algorithm with a victim filter; decide_default is this with no filter.
-Decision run_default_preemption(const Input& in, std::string_view policy_name,
-                                const VictimFilter* filter);
+// What a variant of the default algorithm changes, mirroring upstream's hooks.
+struct Variant {
+  std::string_view policy_name = "default";
+  // IsEligiblePod: called for each pod on the node whose priority is below the preemptor's.
+  // Empty: every such pod is a potential victim.
+  std::function<VictimCheck(const model::Pod& victim, model::PodId id)> victim_check;
+  // Preemptor eligibility on its nominated node: false (default since k8s 1.27) blocks only
+  // on lower-priority pods terminating by preemption (DisruptionTarget=True,
+  // PreemptionByScheduler); true blocks on any lower-priority terminating pod.
+  bool any_terminating_blocks = false;
+};
+
+// The default algorithm with a variant's hooks; decide_default is this with Variant{}.
+Decision run_default_preemption(const Input& in, const Variant& variant);
 
 }  // namespace kpreempt::policy
