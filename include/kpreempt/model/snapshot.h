@@ -13,8 +13,12 @@
 #include <vector>
 
 #include "kpreempt/diag.h"
+#include "kpreempt/model/elastic_quota.h"
+#include "kpreempt/model/koordinator.h"
+#include "kpreempt/model/kueue.h"
 #include "kpreempt/model/objects.h"
 #include "kpreempt/model/resources.h"
+#include "kpreempt/model/yunikorn.h"
 
 namespace kpreempt::model {
 
@@ -40,6 +44,11 @@ class Snapshot {
   const std::vector<PriorityClass>& priority_classes() const { return m_classes; }
   const std::vector<PodDisruptionBudget>& pdbs() const { return m_pdbs; }
   const SchedulerConfig& scheduler_config() const { return m_scheduler_config; }
+  // Objects of the quota- and queue-based schedulers, one store per family.
+  const KueueObjects& kueue() const { return m_kueue; }
+  const YunikornObjects& yunikorn() const { return m_yunikorn; }
+  const CapacityObjects& capacity() const { return m_capacity; }
+  const KoordinatorObjects& koordinator() const { return m_koordinator; }
 
   const PodFacts& facts(PodId id) const { return m_facts[id]; }
   // Non-terminal pods bound to the node, in input order.
@@ -63,6 +72,10 @@ class Snapshot {
   std::vector<PriorityClass> m_classes;
   std::vector<PodDisruptionBudget> m_pdbs;
   SchedulerConfig m_scheduler_config;
+  KueueObjects m_kueue;
+  YunikornObjects m_yunikorn;
+  CapacityObjects m_capacity;
+  KoordinatorObjects m_koordinator;
   std::vector<PodFacts> m_facts;
   std::vector<std::vector<PodId>> m_pods_on, m_nominated_to;
   std::unordered_map<std::string, NodeId> m_node_index;
@@ -79,6 +92,11 @@ class SnapshotBuilder {
   void add(PriorityClass c) { m_snap.m_classes.push_back(std::move(c)); }
   void add(PodDisruptionBudget b) { m_snap.m_pdbs.push_back(std::move(b)); }
   void set(SchedulerConfig c) { m_snap.m_scheduler_config = std::move(c); }
+  // The family stores are filled directly by their decoders.
+  KueueObjects& kueue() { return m_snap.m_kueue; }
+  YunikornObjects& yunikorn() { return m_snap.m_yunikorn; }
+  CapacityObjects& capacity() { return m_snap.m_capacity; }
+  KoordinatorObjects& koordinator() { return m_snap.m_koordinator; }
   void count_skipped(std::string_view kind);
 
   // Errors (duplicates, unknown priority class of a pod without spec.priority, priority

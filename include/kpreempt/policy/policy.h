@@ -20,8 +20,9 @@ namespace kpreempt::policy {
 enum class Outcome { fits, preempt, unschedulable };
 std::string_view to_string(Outcome o);
 
-// Policy args as --set KEY=VALUE pairs over upstream defaults ("DefaultPreemption.x" keys).
-// A policy reads only keys of its plugins and rejects bad values with UsageError.
+// Policy args as --set KEY=VALUE pairs over upstream defaults. Keys are "Plugin.field"; the
+// CLI qualifies a bare "field" with the policy's own plugin (Entry::plugin). A policy reads
+// only keys of its plugins and rejects bad values with UsageError.
 class Args {
  public:
   Args() = default;
@@ -37,9 +38,12 @@ class Args {
 
 struct Input {
   const model::Snapshot& snapshot;
-  model::PodId preemptor;  // a pending pod of the snapshot
+  model::PodId preemptor;  // a pending pod of the snapshot; k_none when `workload` is set
   model::Instant now;      // the only clock a policy may read
   const Args& args;
+  // Index into snapshot.kueue() workloads when the preemptor is a Kueue Workload
+  // (--workload); k_none otherwise.
+  std::uint32_t workload = model::k_none;
 };
 
 // One judgement about one pod on a node: why it is or is not a victim.
@@ -70,9 +74,18 @@ struct NodeVerdict {
 
 struct Victim {
   model::ObjectRef ref;
-  std::string node;
+  std::string node;  // empty for quota-level victims (Kueue workloads)
   std::int32_t priority = 0;
-  std::string reason;  // code: "victim", "pdb-violation:ns/pdb", "already-terminating"...
+  std::string reason;  // code: "victim", "pdb-violation:ns/pdb", "InCohortReclamation"...
+  std::string queue;        // ClusterQueue, YuniKorn queue or ElasticQuota, when relevant
+  std::string application;  // YuniKorn application / gang, when relevant
+};
+
+// A policy-specific table for the text renderer (quota per ClusterQueue, queue tree...).
+struct Table {
+  std::string title;
+  std::vector<std::string> columns;
+  std::vector<std::vector<std::string>> rows;
 };
 
 struct Decision {
@@ -87,13 +100,21 @@ struct Decision {
   std::vector<std::string> tied_nodes;  // all nodes equal on every criterion (incl. node)
   std::vector<NodeVerdict> nodes;       // every node, in name order
   std::vector<std::string> warnings;    // things about the input a user should know
+  std::vector<Table> tables;            // policy-specific, printed after the victims
+  // Policy-specific structured data for JSON/YAML: a serialized JSON object printed under
+  // "details" (flavor assignment, quota usage before/after, queue tree). Empty: none.
+  std::string details_json;
 };
 
 struct Entry {
   std::string_view name;
   std::string_view summary;
   std::string_view upstream;  // what it mirrors: "kube-scheduler v1.34 DefaultPreemption"
+  std::string_view plugin;    // owner of unqualified --set keys: "DefaultPreemption"
   Decision (*decide)(const Input&);
+  // Whether `--policy all` runs it for this pod preemptor and dump.
+  bool (*applies)(const model::Snapshot&, model::PodId preemptor);
+  bool takes_workloads;  // explains a Kueue Workload preemptor (--workload)
 };
 
 // Every policy, in the order --policy all runs and prints them.

@@ -1,0 +1,123 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "cli/context.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <numeric>
+
+#include "kpreempt/load/load.h"
+
+namespace kpreempt::cli {
+namespace {
+
+// Past this many errors the rest are counted, not printed: one broken indentation can
+// produce thousands.
+constexpr std::size_t k_max_printed_errors = 25;
+
+std::size_t edit_distance(std::string_view a, std::string_view b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  std::iota(row.begin(), row.end(), 0);
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diagonal = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      std::size_t above = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = above;
+    }
+  }
+  return row[b.size()];
+}
+
+void print_diagnostics(const std::vector<Diagnostic>& diags, std::ostream& err) {
+  std::size_t errors = 0;
+  for (const auto& d : diags) {
+    if (d.severity == Severity::error && ++errors > k_max_printed_errors) {
+      continue;
+    }
+    err << format(d) << '\n';
+  }
+  if (errors > k_max_printed_errors) {
+    err << fmt::format("kpreempt: error: {} more errors not shown\n",
+                       errors - k_max_printed_errors);
+  }
+}
+
+}  // namespace
+
+std::optional<Loaded> load_inputs(const Inputs& in, const Streams& io) {
+  model::SnapshotBuilder builder;
+  std::vector<Diagnostic> diags;
+  load::LoadOptions opts{in.recursive};
+  for (const auto& path : in.files) {
+    load::load_path(path, opts, builder, diags);
+  }
+  std::vector<model::ObjectRef> what_if;
+  for (const auto& path : in.pod_files) {
+    std::size_t before = what_if.size();
+    load::load_path(path, opts, builder, diags, &what_if);
+    if (what_if.size() == before &&
+        std::none_of(diags.begin(), diags.end(),
+                     [](const Diagnostic& d) { return d.severity == Severity::error; })) {
+      diags.push_back({Severity::error, {path, 0, 0}, "--pod-file holds no Pod"});
+    }
+  }
+  Loaded loaded{std::move(builder).build(diags), std::move(what_if)};
+  print_diagnostics(diags, io.err);
+  bool failed = std::any_of(diags.begin(), diags.end(),
+                            [](const Diagnostic& d) { return d.severity == Severity::error; });
+  if (failed) {
+    return std::nullopt;
+  }
+  return loaded;
+}
+
+bool use_color(const std::string& mode, bool is_stdout_tty) {
+  if (mode == "always") {
+    return true;
+  }
+  if (mode == "never") {
+    return false;
+  }
+  const char* no_color = std::getenv("NO_COLOR");
+  const char* term = std::getenv("TERM");
+  if ((no_color != nullptr && *no_color != '\0') ||
+      (term != nullptr && std::string_view(term) == "dumb")) {
+    return false;
+  }
+  return is_stdout_tty;
+}
+
+std::pair<std::string, std::string> split_ref(const std::string& text, const char* flag) {
+  auto slash = text.find('/');
+  if (slash == std::string::npos) {
+    if (text.empty()) {
+      throw UsageError(fmt::format("{}: expected NAMESPACE/NAME, got an empty value", flag));
+    }
+    return {"default", text};
+  }
+  if (slash == 0 || slash + 1 == text.size() || text.find('/', slash + 1) != std::string::npos) {
+    throw UsageError(fmt::format("{}: expected NAMESPACE/NAME, got \"{}\"", flag, text));
+  }
+  return {text.substr(0, slash), text.substr(slash + 1)};
+}
+
+std::string closest_pod(const model::Snapshot& snap, const std::string& ns,
+                        const std::string& name) {
+  std::string wanted = ns + "/" + name;
+  std::string best;
+  std::size_t best_distance = std::max<std::size_t>(3, wanted.size() / 3) + 1;
+  for (const auto& pod : snap.pods()) {
+    std::string candidate = pod.namespace_ + "/" + pod.name;
+    std::size_t d = edit_distance(wanted, candidate);
+    if (d < best_distance) {
+      best_distance = d;
+      best = std::move(candidate);
+    }
+  }
+  return best;
+}
+
+}  // namespace kpreempt::cli

@@ -1,0 +1,45 @@
+// SPDX-License-Identifier: Apache-2.0
+// What every subcommand shares: the output streams, loading the inputs, colour choice.
+#pragma once
+
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "kpreempt/diag.h"
+#include "kpreempt/model/snapshot.h"
+
+namespace kpreempt::cli {
+
+struct Streams {
+  std::ostream& out;
+  std::ostream& err;
+};
+
+struct Inputs {
+  std::vector<std::string> files;      // -f, in order
+  bool recursive = false;              // -R
+  std::vector<std::string> pod_files;  // --pod-file: what-if pods not in the dump
+};
+
+struct Loaded {
+  model::Snapshot snapshot;
+  std::vector<model::ObjectRef> what_if_pods;  // pods read from --pod-file, in order
+};
+
+// Loads and freezes the inputs. Prints every diagnostic to err; returns nullopt when any of
+// them is an error (the caller exits 2).
+std::optional<Loaded> load_inputs(const Inputs& in, const Streams& io);
+
+// --color auto|always|never, with NO_COLOR and TERM=dumb honoured for auto.
+bool use_color(const std::string& mode, bool is_stdout_tty);
+
+// "team-a/web-0" or "web-0" (namespace "default") -> (ns, name); throws UsageError.
+std::pair<std::string, std::string> split_ref(const std::string& text, const char* flag);
+
+// The closest existing pod name to `ns/name`, for "did you mean" (empty when none is close).
+std::string closest_pod(const model::Snapshot& snap, const std::string& ns,
+                        const std::string& name);
+
+}  // namespace kpreempt::cli

@@ -1,0 +1,208 @@
+// SPDX-License-Identifier: Apache-2.0
+// `kpreempt explain`: load the dump, pick the preemptor(s), run the policies, render.
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <chrono>
+#include <memory>
+
+#include "cli/context.h"
+#include "cli/subcommands.h"
+#include "kpreempt/exit_code.h"
+#include "kpreempt/model/kueue.h"
+#include "kpreempt/render/render.h"
+
+namespace kpreempt::cli {
+namespace {
+
+struct ExplainOptions {
+  Inputs inputs;
+  std::string pod;
+  std::string workload;
+  std::vector<std::string> policies;
+  std::string now;
+  std::vector<std::string> sets;
+  std::string output = "text";
+  std::string color = "auto";
+};
+
+model::Instant parse_now(const std::string& text) {
+  if (text.empty()) {
+    auto since_epoch = std::chrono::system_clock::now().time_since_epoch();
+    auto secs = std::chrono::duration_cast<std::chrono::seconds>(since_epoch);
+    return model::Instant{secs.count(), 0};
+  }
+  std::string why;
+  auto t = model::parse_time(text, &why);
+  if (!t) {
+    throw UsageError(fmt::format("--now: \"{}\" is not an RFC 3339 time: {}", text, why));
+  }
+  return *t;
+}
+
+// A bare key ("minCandidateNodesPercentage") belongs to the policy's own plugin.
+policy::Args parse_sets(const std::vector<std::string>& sets, std::string_view plugin) {
+  model::StringMap values;
+  for (const auto& s : sets) {
+    auto eq = s.find('=');
+    if (eq == std::string::npos || eq == 0) {
+      throw UsageError(fmt::format("--set: expected KEY=VALUE, got \"{}\"", s));
+    }
+    std::string key = s.substr(0, eq);
+    if (key.find('.') == std::string::npos) {
+      key = fmt::format("{}.{}", plugin, key);
+    }
+    values.emplace_back(std::move(key), s.substr(eq + 1));
+  }
+  std::stable_sort(values.begin(), values.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  // The last --set of a key wins, as with kubectl.
+  model::StringMap unique;
+  for (auto& kv : values) {
+    if (!unique.empty() && unique.back().first == kv.first) {
+      unique.back().second = std::move(kv.second);
+    } else {
+      unique.push_back(std::move(kv));
+    }
+  }
+  return policy::Args(std::move(unique));
+}
+
+// Who is explained: pods (from --pod or --pod-file) or one Kueue Workload.
+struct Subject {
+  model::PodId pod = model::k_none;
+  std::uint32_t workload = model::k_none;
+};
+
+void check_pending(const model::Pod& pod) {
+  if (!pod.node_name.empty()) {
+    throw UsageError(fmt::format(
+        "Pod {}/{} is bound to node \"{}\"; explain takes a pending pod (no spec.nodeName)",
+        pod.namespace_, pod.name, pod.node_name));
+  }
+  if (pod.terminal()) {
+    throw UsageError(fmt::format("Pod {}/{} has finished (phase {}); it cannot preempt",
+                                 pod.namespace_, pod.name, pod.phase));
+  }
+}
+
+std::vector<Subject> subjects(const ExplainOptions& o, const Loaded& loaded) {
+  const model::Snapshot& snap = loaded.snapshot;
+  std::vector<Subject> out;
+  if (!o.pod.empty()) {
+    auto [ns, name] = split_ref(o.pod, "--pod");
+    auto id = snap.find_pod(ns, name);
+    if (!id) {
+      std::string hint = closest_pod(snap, ns, name);
+      throw UsageError(fmt::format("no Pod {}/{} in the input{}", ns, name,
+                                   hint.empty() ? "" : "; did you mean " + hint + "?"));
+    }
+    out.push_back({*id, model::k_none});
+  }
+  for (const auto& ref : loaded.what_if_pods) {
+    out.push_back({*snap.find_pod(ref.namespace_, ref.name), model::k_none});
+  }
+  for (const Subject& s : out) {
+    check_pending(snap.pods()[s.pod]);
+  }
+  if (!o.workload.empty()) {
+    auto [ns, name] = split_ref(o.workload, "--workload");
+    auto id = model::find_workload(snap.kueue(), ns, name);
+    if (!id) {
+      throw UsageError(fmt::format("no Workload {}/{} in the input", ns, name));
+    }
+    if (snap.kueue().workloads[*id].admitted) {
+      throw UsageError(fmt::format(
+          "Workload {}/{} is already admitted; explain takes a pending workload", ns, name));
+    }
+    out.push_back({model::k_none, *id});
+  }
+  return out;
+}
+
+std::vector<const policy::Entry*> chosen_policies(const ExplainOptions& o,
+                                                  const model::Snapshot& snap,
+                                                  const Subject& subject) {
+  std::vector<const policy::Entry*> chosen;
+  bool all = o.policies.empty() ||
+             std::find(o.policies.begin(), o.policies.end(), "all") != o.policies.end();
+  bool is_workload = subject.pod == model::k_none;
+  for (const policy::Entry& e : policy::all()) {
+    bool named = std::find(o.policies.begin(), o.policies.end(), e.name) != o.policies.end();
+    if (named && is_workload && !e.takes_workloads) {
+      throw UsageError(fmt::format("policy {} explains pods, not Kueue Workloads", e.name));
+    }
+    bool fits_subject = is_workload ? e.takes_workloads : e.applies(snap, subject.pod);
+    if (named || (all && fits_subject)) {
+      chosen.push_back(&e);
+    }
+  }
+  return chosen;
+}
+
+int run_explain(const ExplainOptions& o, const Streams& io) {
+  auto format = render::parse_format(o.output);
+  model::Instant now = parse_now(o.now);
+  parse_sets(o.sets, "");  // reject malformed --set before the (possibly long) load
+  int given = int(!o.pod.empty()) + int(!o.inputs.pod_files.empty()) + int(!o.workload.empty());
+  if (given != 1) {
+    throw UsageError("explain needs exactly one of --pod, --pod-file or --workload");
+  }
+  auto loaded = load_inputs(o.inputs, io);
+  if (!loaded) {
+    return k_exit_input;
+  }
+  std::vector<render::Explanation> explanations;
+  for (const Subject& s : subjects(o, *loaded)) {
+    render::Explanation e{s.pod, s.workload, now, {}};
+    for (const policy::Entry* p : chosen_policies(o, loaded->snapshot, s)) {
+      policy::Args args = parse_sets(o.sets, p->plugin);
+      e.decisions.push_back(
+          p->decide(policy::Input{loaded->snapshot, s.pod, now, args, s.workload}));
+    }
+    explanations.push_back(std::move(e));
+  }
+  render::Style style{use_color(o.color, isatty(STDOUT_FILENO) == 1) &&
+                      (*format == render::Format::text || *format == render::Format::wide)};
+  render::render(*format, loaded->snapshot, explanations, style, io.out);
+  return k_exit_ok;
+}
+
+std::vector<std::string> policy_names() {
+  std::vector<std::string> names;
+  for (const policy::Entry& e : policy::all()) {
+    names.emplace_back(e.name);
+  }
+  names.emplace_back("all");
+  return names;
+}
+
+}  // namespace
+
+void add_explain(CLI::App& app, const Streams& io, int& exit_code) {
+  auto o = std::make_shared<ExplainOptions>();
+  auto* cmd = app.add_subcommand("explain", "show which pods a pending pod would preempt, and why");
+  cmd->add_option("-f,--filename", o->inputs.files,
+                  "cluster dump: YAML or JSON file, folder, or - for stdin (repeatable)")
+      ->required();
+  cmd->add_flag("-R,--recursive", o->inputs.recursive, "read folders given with -f recursively");
+  cmd->add_option("--pod", o->pod, "the pending pod to explain, NAMESPACE/NAME");
+  cmd->add_option("--workload", o->workload, "a pending Kueue Workload to explain, NAMESPACE/NAME");
+  cmd->add_option("--pod-file", o->inputs.pod_files,
+                  "a Pod manifest not in the dump: what if it were submitted now")
+      ->check(CLI::ExistingPath);
+  cmd->add_option("--policy", o->policies,
+                  "policy to run (repeatable); all = every policy that applies (the default)")
+      ->check(CLI::IsMember(policy_names()));
+  cmd->add_option("--now", o->now, "evaluation time, RFC 3339 (default: the current time)");
+  cmd->add_option("--set", o->sets, "policy argument KEY=VALUE, e.g. "
+                  "DefaultPreemption.minCandidateNodesPercentage=20 (repeatable)");
+  cmd->add_option("-o,--output", o->output, "text, wide, json or yaml")
+      ->check(CLI::IsMember({"text", "wide", "json", "yaml"}));
+  cmd->add_option("--color", o->color, "auto, always or never (NO_COLOR is honoured)")
+      ->check(CLI::IsMember({"auto", "always", "never"}));
+  cmd->callback([o, io, &exit_code] { exit_code = run_explain(*o, io); });
+}
+
+}  // namespace kpreempt::cli

@@ -1,0 +1,13 @@
+// SPDX-License-Identifier: Apache-2.0
+// One add_ function per subcommand; app.cpp calls them all.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include "cli/context.h"
+
+namespace kpreempt::cli {
+
+void add_explain(CLI::App& app, const Streams& io, int& exit_code);
+
+}  // namespace kpreempt::cli

@@ -1,0 +1,18 @@
+// SPDX-License-Identifier: Apache-2.0
+// Entry point: everything but the last-resort catch lives in cli::run.
+#include <exception>
+#include <iostream>
+
+#include "kpreempt/cli/cli.h"
+#include "kpreempt/exit_code.h"
+
+int main(int argc, char** argv) {
+  try {
+    return kpreempt::cli::run(argc, argv, std::cout, std::cerr);
+  } catch (const std::exception& e) {
+    std::cerr << "kpreempt: internal error: " << e.what() << '\n';
+  } catch (...) {
+    std::cerr << "kpreempt: internal error\n";
+  }
+  return kpreempt::k_exit_internal;
+}

@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: Apache-2.0
+// The only list of policies: it feeds --policy, --help, `all` and the renderers.
+#include <algorithm>
+#include <array>
+#include <string_view>
+
+#include "kpreempt/policy/default.h"
+#include "kpreempt/policy/policy.h"
+#include "kpreempt/policy/toleration.h"
+
+namespace kpreempt::policy {
+namespace {
+
+bool always(const model::Snapshot& /*snap*/, model::PodId /*preemptor*/) { return true; }
+
+// PreemptionToleration only changes anything when some class carries its annotations (or
+// the legacy ones, which it ignores but which a user expects to matter).
+bool any_toleration_class(const model::Snapshot& snap, model::PodId /*preemptor*/) {
+  return std::any_of(snap.priority_classes().begin(), snap.priority_classes().end(),
+                     [](const model::PriorityClass& c) {
+                       return std::any_of(c.annotations.begin(), c.annotations.end(),
+                                          [](const auto& kv) {
+                                            return kv.first.starts_with("preemption-toleration.");
+                                          });
+                     });
+}
+
+constexpr std::array k_policies{
+    Entry{"default", "kube-scheduler DefaultPreemption",
+          "kubernetes v1.34 pkg/scheduler/framework/plugins/defaultpreemption",
+          "DefaultPreemption", decide_default,
+          always, false},
+    Entry{"toleration", "scheduler-plugins PreemptionToleration",
+          "scheduler-plugins v0.35 pkg/preemptiontoleration", "PreemptionToleration",
+          decide_toleration, any_toleration_class, false},
+};
+
+}  // namespace
+
+std::span<const Entry> all() { return k_policies; }
+
+const Entry* find(std::string_view name) {
+  for (const Entry& e : k_policies) {
+    if (e.name == name) {
+      return &e;
+    }
+  }
+  return nullptr;
+}
+
+}  // namespace kpreempt::policy

@@ -1,0 +1,174 @@
+// SPDX-License-Identifier: Apache-2.0
+// Builds the versioned output document. Key names are part of the public contract
+// (kpreempt/v1alpha1): add keys freely, never rename or remove one.
+#include "render/document.h"
+
+#include "kpreempt/model/time.h"
+
+namespace kpreempt::render {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+Json resources_json(const model::Resources& r) {
+  Json j = Json::object();
+  if (r.cpu_milli != 0) {
+    j["cpu"] = model::to_string(model::Quantity::from_milli(r.cpu_milli));
+  }
+  if (r.memory != 0) {
+    j["memory"] = model::to_string(model::Quantity::from_units(r.memory), true);
+  }
+  if (r.ephemeral_storage != 0) {
+    j["ephemeral-storage"] = model::to_string(model::Quantity::from_units(r.ephemeral_storage), true);
+  }
+  for (const auto& [name, v] : r.scalar) {
+    j[name] = model::to_string(model::Quantity::from_units(v));
+  }
+  return j;
+}
+
+Json ref_json(const model::ObjectRef& r) {
+  Json j;
+  j["kind"] = r.kind;
+  if (!r.namespace_.empty()) {
+    j["namespace"] = r.namespace_;
+  }
+  j["name"] = r.name;
+  return j;
+}
+
+Json preemptor_json(const model::Snapshot& snap, model::PodId id) {
+  const model::Pod& pod = snap.pods()[id];
+  const model::PodFacts& facts = snap.facts(id);
+  Json j = ref_json({"Pod", pod.namespace_, pod.name});
+  j["priority"] = facts.priority;
+  if (!pod.priority_class_name.empty()) {
+    j["priorityClassName"] = pod.priority_class_name;
+  }
+  j["preemptionPolicy"] = facts.preempt_never ? "Never" : "PreemptLowerPriority";
+  j["requests"] = resources_json(facts.requests);
+  if (!pod.nominated_node_name.empty()) {
+    j["nominatedNodeName"] = pod.nominated_node_name;
+  }
+  return j;
+}
+
+Json rank_json(const policy::CandidateRank& r) {
+  Json j;
+  j["pdbViolations"] = r.pdb_violations;
+  j["highestVictimPriority"] = r.highest_victim_priority;
+  j["sumPriorities"] = r.sum_adjusted;
+  j["victimCount"] = r.victim_count;
+  j["earliestStartTime"] = model::to_string(r.earliest_start);
+  return j;
+}
+
+Json node_json(const policy::NodeVerdict& n) {
+  Json j;
+  j["name"] = n.node;
+  j["code"] = n.code;
+  if (!n.detail.empty()) {
+    j["detail"] = n.detail;
+  }
+  if (n.rank) {
+    j["rank"] = rank_json(*n.rank);
+  }
+  Json pods = Json::array();
+  for (const auto& p : n.pods) {
+    Json pj = ref_json(p.pod);
+    pj["priority"] = p.priority;
+    pj["victim"] = p.victim;
+    pj["code"] = p.code;
+    if (!p.detail.empty()) {
+      pj["detail"] = p.detail;
+    }
+    pods.push_back(std::move(pj));
+  }
+  j["pods"] = std::move(pods);
+  return j;
+}
+
+Json result_json(const policy::Decision& d) {
+  Json j;
+  j["policy"] = d.policy;
+  if (const policy::Entry* e = policy::find(d.policy)) {
+    j["upstream"] = e->upstream;
+  }
+  j["outcome"] = policy::to_string(d.outcome);
+  if (!d.node.empty()) {
+    j["node"] = d.node;
+  }
+  j["summary"] = d.summary;
+  j["reasons"] = d.reasons;
+  Json victims = Json::array();
+  for (const auto& v : d.victims) {
+    Json vj = ref_json(v.ref);
+    if (!v.node.empty()) {
+      vj["node"] = v.node;
+    }
+    vj["priority"] = v.priority;
+    vj["reason"] = v.reason;
+    if (!v.queue.empty()) {
+      vj["queue"] = v.queue;
+    }
+    if (!v.application.empty()) {
+      vj["application"] = v.application;
+    }
+    victims.push_back(std::move(vj));
+  }
+  j["victims"] = std::move(victims);
+  if (!d.tied_nodes.empty()) {
+    j["tiedNodes"] = d.tied_nodes;
+  }
+  Json nodes = Json::array();
+  for (const auto& n : d.nodes) {
+    nodes.push_back(node_json(n));
+  }
+  j["nodes"] = std::move(nodes);
+  j["warnings"] = d.warnings;
+  if (!d.details_json.empty()) {
+    j["details"] = Json::parse(d.details_json);
+  }
+  return j;
+}
+
+Json workload_json(const model::Snapshot& snap, std::uint32_t id) {
+  const model::Workload& w = snap.kueue().workloads[id];
+  Json j = ref_json({"Workload", w.namespace_, w.name});
+  j["priority"] = w.priority;
+  return j;
+}
+
+Json explanation_json(const model::Snapshot& snap, const Explanation& e) {
+  Json j;
+  j["apiVersion"] = k_api_version;
+  j["kind"] = "Explanation";
+  j["now"] = model::to_string(e.now);
+  j["preemptor"] = e.preemptor == model::k_none ? workload_json(snap, e.workload)
+                                                : preemptor_json(snap, e.preemptor);
+  Json results = Json::array();
+  for (const auto& d : e.decisions) {
+    results.push_back(result_json(d));
+  }
+  j["results"] = std::move(results);
+  return j;
+}
+
+}  // namespace
+
+Json to_document(const model::Snapshot& snap, const std::vector<Explanation>& all) {
+  if (all.size() == 1) {
+    return explanation_json(snap, all.front());
+  }
+  Json list;
+  list["apiVersion"] = k_api_version;
+  list["kind"] = "ExplanationList";
+  Json items = Json::array();
+  for (const auto& e : all) {
+    items.push_back(explanation_json(snap, e));
+  }
+  list["items"] = std::move(items);
+  return list;
+}
+
+}  // namespace kpreempt::render

@@ -1,0 +1,41 @@
+// SPDX-License-Identifier: Apache-2.0
+// Output format names and dispatch.
+#include "kpreempt/render/render.h"
+
+#include "render/structured.h"
+
+namespace kpreempt::render {
+
+std::optional<Format> parse_format(std::string_view name) {
+  if (name == "text") {
+    return Format::text;
+  }
+  if (name == "wide") {
+    return Format::wide;
+  }
+  if (name == "json") {
+    return Format::json;
+  }
+  if (name == "yaml") {
+    return Format::yaml;
+  }
+  return std::nullopt;
+}
+
+void render(Format format, const model::Snapshot& snap, const std::vector<Explanation>& all,
+            const Style& style, std::ostream& out) {
+  switch (format) {
+    case Format::json:
+      render_json(snap, all, out);
+      return;
+    case Format::yaml:
+      render_yaml(snap, all, out);
+      return;
+    case Format::text:
+    case Format::wide:
+      render_text(snap, all, format == Format::wide, style, out);
+      return;
+  }
+}
+
+}  // namespace kpreempt::render

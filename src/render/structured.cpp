@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: Apache-2.0
+// JSON and YAML output: the same document (render/document.h), two syntaxes.
+#include <yaml-cpp/yaml.h>
+
+#include <ostream>
+
+#include "render/document.h"
+#include "render/structured.h"
+
+namespace kpreempt::render {
+namespace {
+
+void emit(YAML::Emitter& out, const nlohmann::ordered_json& j) {
+  switch (j.type()) {
+    case nlohmann::json::value_t::object:
+      out << YAML::BeginMap;
+      for (const auto& [key, value] : j.items()) {
+        out << YAML::Key << key << YAML::Value;
+        emit(out, value);
+      }
+      out << YAML::EndMap;
+      break;
+    case nlohmann::json::value_t::array:
+      out << YAML::BeginSeq;
+      for (const auto& item : j) {
+        emit(out, item);
+      }
+      out << YAML::EndSeq;
+      break;
+    case nlohmann::json::value_t::string:
+      out << j.get_ref<const std::string&>();
+      break;
+    case nlohmann::json::value_t::boolean:
+      out << j.get<bool>();
+      break;
+    case nlohmann::json::value_t::number_integer:
+      out << j.get<std::int64_t>();
+      break;
+    case nlohmann::json::value_t::number_unsigned:
+      out << j.get<std::uint64_t>();
+      break;
+    case nlohmann::json::value_t::number_float:
+      out << j.get<double>();
+      break;
+    default:
+      out << YAML::Null;
+      break;
+  }
+}
+
+}  // namespace
+
+void render_json(const model::Snapshot& snap, const std::vector<Explanation>& all,
+                 std::ostream& out) {
+  out << to_document(snap, all).dump(2) << '\n';
+}
+
+void render_yaml(const model::Snapshot& snap, const std::vector<Explanation>& all,
+                 std::ostream& out) {
+  YAML::Emitter emitter;
+  emitter.SetIndent(2);
+  emitter.SetSeqFormat(YAML::Block);
+  emitter.SetBoolFormat(YAML::TrueFalseBool);
+  emit(emitter, to_document(snap, all));
+  out << emitter.c_str() << '\n';
+}
+
+}  // namespace kpreempt::render
