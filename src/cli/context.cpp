@@ -8,6 +8,7 @@
 #include <numeric>
 
 #include "kpreempt/load/load.h"
+#include "kpreempt/model/kueue.h"
 
 namespace kpreempt::cli {
 namespace {
@@ -45,6 +46,26 @@ void print_diagnostics(const std::vector<Diagnostic>& diags, std::ostream& err) 
   }
 }
 
+// Workloads that a --pod-file Job became (Kueue decodes labelled Jobs into Workloads).
+std::vector<std::uint32_t> workloads_from(const model::Snapshot& snap,
+                                          const std::vector<std::string>& files) {
+  std::vector<std::uint32_t> ids;
+  const auto& workloads = snap.kueue().workloads;
+  for (std::uint32_t i = 0; i < workloads.size(); ++i) {
+    const model::Workload& w = workloads[i];
+    if (w.derived_from &&
+        std::find(files.begin(), files.end(), w.loc.file) != files.end()) {
+      ids.push_back(i);
+    }
+  }
+  return ids;
+}
+
+bool any_error(const std::vector<Diagnostic>& diags) {
+  return std::any_of(diags.begin(), diags.end(),
+                     [](const Diagnostic& d) { return d.severity == Severity::error; });
+}
+
 }  // namespace
 
 std::optional<Loaded> load_inputs(const Inputs& in, const Streams& io) {
@@ -56,19 +77,17 @@ std::optional<Loaded> load_inputs(const Inputs& in, const Streams& io) {
   }
   std::vector<model::ObjectRef> what_if;
   for (const auto& path : in.pod_files) {
-    std::size_t before = what_if.size();
     load::load_path(path, opts, builder, diags, &what_if);
-    if (what_if.size() == before &&
-        std::none_of(diags.begin(), diags.end(),
-                     [](const Diagnostic& d) { return d.severity == Severity::error; })) {
-      diags.push_back({Severity::error, {path, 0, 0}, "--pod-file holds no Pod"});
-    }
   }
-  Loaded loaded{std::move(builder).build(diags), std::move(what_if)};
+  Loaded loaded{std::move(builder).build(diags), std::move(what_if), {}};
+  loaded.what_if_workloads = workloads_from(loaded.snapshot, in.pod_files);
+  if (!in.pod_files.empty() && loaded.what_if_pods.empty() && loaded.what_if_workloads.empty() &&
+      !any_error(diags)) {
+    diags.push_back({Severity::error, {in.pod_files.front(), 0, 0},
+                     "--pod-file holds no Pod (nor a Job labelled kueue.x-k8s.io/queue-name)"});
+  }
   print_diagnostics(diags, io.err);
-  bool failed = std::any_of(diags.begin(), diags.end(),
-                            [](const Diagnostic& d) { return d.severity == Severity::error; });
-  if (failed) {
+  if (any_error(diags)) {
     return std::nullopt;
   }
   return loaded;

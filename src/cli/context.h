@@ -26,6 +26,8 @@ struct Inputs {
 struct Loaded {
   model::Snapshot snapshot;
   std::vector<model::ObjectRef> what_if_pods;  // pods read from --pod-file, in order
+  // Kueue Workloads derived from Jobs read from --pod-file (indexes into kueue().workloads).
+  std::vector<std::uint32_t> what_if_workloads;
 };
 
 // Loads and freezes the inputs. Prints every diagnostic to err; returns nullopt when any of

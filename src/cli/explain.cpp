@@ -106,6 +106,9 @@ std::vector<Subject> subjects(const ExplainOptions& o, const Loaded& loaded) {
   for (const Subject& s : out) {
     check_pending(snap.pods()[s.pod]);
   }
+  for (std::uint32_t id : loaded.what_if_workloads) {
+    out.push_back({model::k_none, id});
+  }
   if (!o.workload.empty()) {
     auto [ns, name] = split_ref(o.workload, "--workload");
     auto id = model::find_workload(snap.kueue(), ns, name);

@@ -1,7 +1,33 @@
 // SPDX-License-Identifier: Apache-2.0
+// Lookups over the Kueue objects and the request arithmetic Kueue applies to pod sets
+// (kubernetes-sigs/kueue v0.14 pkg/workload/workload.go, pkg/resources).
 #include "kpreempt/model/kueue.h"
 
+#include <algorithm>
+
 namespace kpreempt::model {
+namespace {
+
+template <typename T, typename Pred>
+const T* find_if_ptr(const std::vector<T>& v, Pred pred) {
+  auto it = std::find_if(v.begin(), v.end(), pred);
+  return it == v.end() ? nullptr : &*it;
+}
+
+// One container's effective requests: its requests, plus limits for resources it does not
+// request (the API server defaults requests to limits; Kueue does the same for templates).
+KueueAmounts container_requests(const KueueContainer& c) {
+  KueueAmounts out;
+  for (const auto& [name, q] : c.limits) {
+    out[name] = kueue_amount(name, q);
+  }
+  for (const auto& [name, q] : c.requests) {
+    out[name] = kueue_amount(name, q);
+  }
+  return out;
+}
+
+}  // namespace
 
 std::optional<std::uint32_t> find_workload(const KueueObjects& k, std::string_view ns,
                                            std::string_view name) {
@@ -11,6 +37,67 @@ std::optional<std::uint32_t> find_workload(const KueueObjects& k, std::string_vi
     }
   }
   return std::nullopt;
+}
+
+const ClusterQueue* find_cluster_queue(const KueueObjects& k, std::string_view name) {
+  return find_if_ptr(k.cluster_queues, [&](const ClusterQueue& c) { return c.name == name; });
+}
+
+const LocalQueue* find_local_queue(const KueueObjects& k, std::string_view ns,
+                                   std::string_view name) {
+  return find_if_ptr(k.local_queues,
+                     [&](const LocalQueue& q) { return q.namespace_ == ns && q.name == name; });
+}
+
+const ResourceFlavor* find_flavor(const KueueObjects& k, std::string_view name) {
+  return find_if_ptr(k.flavors, [&](const ResourceFlavor& f) { return f.name == name; });
+}
+
+const WorkloadPriorityClass* find_workload_priority_class(const KueueObjects& k,
+                                                          std::string_view name) {
+  return find_if_ptr(k.priority_classes,
+                     [&](const WorkloadPriorityClass& c) { return c.name == name; });
+}
+
+const KueueNamespace* find_namespace(const KueueObjects& k, std::string_view name) {
+  return find_if_ptr(k.namespaces, [&](const KueueNamespace& n) { return n.name == name; });
+}
+
+const KueueCondition* find_condition(const Workload& w, std::string_view type) {
+  return find_if_ptr(w.conditions, [&](const KueueCondition& c) { return c.type == type; });
+}
+
+bool condition_true(const Workload& w, std::string_view type) {
+  const KueueCondition* c = find_condition(w, type);
+  return c != nullptr && c->status == "True";
+}
+
+std::int64_t kueue_amount(std::string_view resource, Quantity q) {
+  if (resource == "cpu") {
+    return q.milli();
+  }
+  return q.value_ceil();
+}
+
+KueueAmounts pod_set_requests(const KueuePodSet& ps, std::int64_t count) {
+  KueueAmounts per_pod;
+  for (const KueueContainer& c : ps.containers) {
+    for (const auto& [name, v] : container_requests(c)) {
+      per_pod[name] += v;
+    }
+  }
+  for (const KueueContainer& c : ps.init_containers) {
+    for (const auto& [name, v] : container_requests(c)) {
+      per_pod[name] = std::max(per_pod[name], v);
+    }
+  }
+  for (const auto& [name, q] : ps.overhead) {
+    per_pod[name] += kueue_amount(name, q);
+  }
+  for (auto& [name, v] : per_pod) {
+    v *= count;
+  }
+  return per_pod;
 }
 
 }  // namespace kpreempt::model

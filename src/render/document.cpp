@@ -124,6 +124,9 @@ Json result_json(const policy::Decision& d) {
   for (const auto& n : d.nodes) {
     nodes.push_back(node_json(n));
   }
+  if (d.verdict_unit != "node") {
+    j["verdictUnit"] = d.verdict_unit;
+  }
   j["nodes"] = std::move(nodes);
   j["warnings"] = d.warnings;
   if (!d.details_json.empty()) {

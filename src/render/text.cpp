@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <map>
 #include <ostream>
 #include <set>
@@ -122,8 +123,17 @@ void print_nodes(const policy::Decision& d, bool wide, std::ostream& out) {
   if (listed.empty() && grouped.empty()) {
     return;
   }
-  out << (d.outcome == policy::Outcome::preempt ? "  why not the other nodes\n" : "  nodes\n");
-  Table t({"NODE", "RESULT", "DETAIL"});
+  bool nodes = d.verdict_unit == "node";
+  if (nodes) {
+    out << (d.outcome == policy::Outcome::preempt ? "  why not the other nodes\n" : "  nodes\n");
+  } else {
+    out << "  candidates by " << d.verdict_unit << '\n';
+  }
+  std::string unit = d.verdict_unit;
+  std::transform(unit.begin(), unit.end(), unit.begin(), [](unsigned char c) {
+    return static_cast<char>(std::toupper(c));
+  });
+  Table t({unit, "RESULT", "DETAIL"});
   for (const auto* n : listed) {
     t.add({n->node, n->code, n->detail});
   }
@@ -137,7 +147,7 @@ void print_nodes(const policy::Decision& d, bool wide, std::ostream& out) {
 
 void print_pod_verdicts(const policy::Decision& d, std::ostream& out) {
   out << "  pods considered\n";
-  Table t({"NODE", "POD", "PRIORITY", "VERDICT", "DETAIL"});
+  Table t({d.verdict_unit == "node" ? "NODE" : "QUEUE", "POD", "PRIORITY", "VERDICT", "DETAIL"});
   for (const auto& n : d.nodes) {
     for (const auto& p : n.pods) {
       t.add({n.node, pod_name(p.pod), std::to_string(p.priority), p.code, p.detail});

@@ -3,6 +3,8 @@
 // RapidJSON's SAX reader for JSON. Constant memory whatever the input size.
 #pragma once
 
+#include "kpreempt/diag.h"
+
 #include <cstdint>
 #include <cstdio>
 #include <memory>

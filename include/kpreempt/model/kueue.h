@@ -3,28 +3,177 @@
 // WorkloadPriorityClass, and the Namespaces a namespaceSelector needs.
 #pragma once
 
+#include "kpreempt/model/objects.h"
+
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
-#include "kpreempt/model/objects.h"
-
 namespace kpreempt::model {
+
+inline constexpr std::string_view k_kueue_queue_label = "kueue.x-k8s.io/queue-name";
+inline constexpr std::string_view k_kueue_priority_label = "kueue.x-k8s.io/priority-class";
+inline constexpr std::string_view k_wpc_source = "kueue.x-k8s.io/workloadpriorityclass";
+inline constexpr std::string_view k_pc_source = "scheduling.k8s.io/priorityclass";
+
+// One (flavor, resource) entry of a ClusterQueue resource group.
+struct KueueQuota {
+  std::string resource;
+  Quantity nominal;
+  std::optional<Quantity> borrowing_limit, lending_limit;
+};
+
+struct KueueFlavorQuotas {
+  std::string name;  // ResourceFlavor name
+  std::vector<KueueQuota> resources;
+};
+
+struct KueueResourceGroup {
+  std::vector<std::string> covered_resources;
+  std::vector<KueueFlavorQuotas> flavors;  // preference order
+};
+
+struct ClusterQueue {
+  std::string name;
+  std::string cohort;  // spec.cohort (v1beta1) or spec.cohortName (v1beta2); empty: none
+  std::vector<KueueResourceGroup> resource_groups;
+  LabelSelector namespace_selector;  // not present: matches no namespace
+  bool namespace_selector_valid = true;
+  std::string queueing_strategy = "BestEffortFIFO";
+  std::string when_can_borrow = "Borrow";          // Borrow | TryNextFlavor
+  std::string when_can_preempt = "TryNextFlavor";  // Preempt | TryNextFlavor
+  std::string within_cluster_queue = "Never";      // Never | LowerPriority | LowerOrNewer...
+  std::string reclaim_within_cohort = "Never";     // Never | LowerPriority | Any
+  std::string borrow_within_cohort = "Never";      // Never | LowerPriority
+  std::optional<std::int32_t> max_priority_threshold;
+  std::string stop_policy = "None";
+  bool fair_sharing = false;  // spec.fairSharing present (not modelled)
+  SourceLoc loc;
+};
+
+struct LocalQueue {
+  std::string namespace_, name;
+  std::string cluster_queue;
+  std::string stop_policy = "None";
+  SourceLoc loc;
+};
+
+struct ResourceFlavor {
+  std::string name;
+  StringMap node_labels;
+  std::vector<Taint> node_taints;
+  std::vector<Toleration> tolerations;
+  std::string topology_name;
+  SourceLoc loc;
+};
+
+struct WorkloadPriorityClass {
+  std::string name;
+  std::int32_t value = 0;
+  SourceLoc loc;
+};
+
+struct KueueNamespace {
+  std::string name;
+  StringMap labels;
+};
+
+// Cohort objects (v1alpha1/v1beta1): only noticed, hierarchical cohorts are not modelled.
+struct KueueCohort {
+  std::string name, parent;
+  bool has_resource_groups = false;
+  bool fair_sharing = false;
+  SourceLoc loc;
+};
+
+// A container of a pod-set template: requests and limits (Kueue falls back to a limit when
+// a request is missing).
+struct KueueContainer {
+  std::string name;
+  ResourceList requests, limits;
+};
+
+struct KueuePodSet {
+  std::string name = "main";
+  std::int32_t count = 1;
+  std::optional<std::int32_t> min_count;
+  std::vector<KueueContainer> containers, init_containers;
+  ResourceList overhead;
+  StringMap node_selector;
+  std::vector<NodeSelectorTerm> required_node_affinity;
+  bool has_required_node_affinity = false;
+  std::vector<Toleration> tolerations;
+};
+
+struct KueuePodSetAssignment {
+  std::string name;
+  StringMap flavors;  // resource -> flavor
+  ResourceList resource_usage;
+  std::optional<std::int32_t> count;
+};
+
+struct KueueCondition {
+  std::string type, status, reason;
+  std::optional<Instant> last_transition_time;
+};
 
 struct Workload {
   std::string namespace_, name;
   std::int32_t priority = 0;  // effective priority
   bool admitted = false;      // status.admission present
   SourceLoc loc;
+
+  std::string uid;
+  std::optional<Instant> creation_timestamp;
+  std::string queue_name;
+  bool active = true;
+  std::optional<std::int32_t> spec_priority;
+  std::string priority_class_name, priority_class_source;
+  std::vector<KueuePodSet> pod_sets;
+  std::string admission_cluster_queue;  // status.admission.clusterQueue
+  std::vector<KueuePodSetAssignment> assignments;
+  std::vector<KueueCondition> conditions;
+  std::vector<std::pair<std::string, std::int32_t>> reclaimable_pods;
+  // Set when the Workload was derived from another object (a batch/v1 Job labelled with a
+  // queue name): what it came from. `loc` then points at that object.
+  std::optional<ObjectRef> derived_from;
+  // A derived Workload whose priority still has to come from a PriorityClass, resolved
+  // against the snapshot by effective_priority().
+  bool priority_from_pod_class = false;
 };
 
 struct KueueObjects {
   std::vector<Workload> workloads;  // input order
+  std::vector<ClusterQueue> cluster_queues;
+  std::vector<LocalQueue> local_queues;
+  std::vector<ResourceFlavor> flavors;
+  std::vector<WorkloadPriorityClass> priority_classes;
+  std::vector<KueueNamespace> namespaces;
+  std::vector<KueueCohort> cohorts;
 };
 
 std::optional<std::uint32_t> find_workload(const KueueObjects& k, std::string_view ns,
                                            std::string_view name);
+const ClusterQueue* find_cluster_queue(const KueueObjects& k, std::string_view name);
+const LocalQueue* find_local_queue(const KueueObjects& k, std::string_view ns,
+                                   std::string_view name);
+const ResourceFlavor* find_flavor(const KueueObjects& k, std::string_view name);
+const WorkloadPriorityClass* find_workload_priority_class(const KueueObjects& k,
+                                                          std::string_view name);
+const KueueNamespace* find_namespace(const KueueObjects& k, std::string_view name);
+const KueueCondition* find_condition(const Workload& w, std::string_view type);
+bool condition_true(const Workload& w, std::string_view type);
+
+// Kueue's amounts: cpu in milli-cores, every other resource in whole units rounded up.
+std::int64_t kueue_amount(std::string_view resource, Quantity q);
+// resource -> amount, ordered by resource name.
+using KueueAmounts = std::map<std::string, std::int64_t>;
+
+// Total requests of one pod set for `count` pods: per pod, the container sum (a missing
+// request falls back to the limit), raised to any single init container, plus overhead.
+KueueAmounts pod_set_requests(const KueuePodSet& ps, std::int64_t count);
 
 }  // namespace kpreempt::model

@@ -99,6 +99,9 @@ struct Decision {
   std::string summary;          // one sentence for the text renderer
   std::vector<std::string> tied_nodes;  // all nodes equal on every criterion (incl. node)
   std::vector<NodeVerdict> nodes;       // every node, in name order
+  // What a NodeVerdict stands for: "node", or "ClusterQueue" for quota-level policies whose
+  // verdicts group candidates by queue.
+  std::string verdict_unit = "node";
   std::vector<std::string> warnings;    // things about the input a user should know
   std::vector<Table> tables;            // policy-specific, printed after the victims
   // Policy-specific structured data for JSON/YAML: a serialized JSON object printed under

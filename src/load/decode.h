@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: Apache-2.0
+// Kind decoders: one function per kind, found through one table (kinds.cpp) by API group and
+// kind, plus the pieces of API shape several kinds share.
+#pragma once
+
+#include "load/value.h"
+
+#include "kpreempt/diag.h"
+#include "kpreempt/model/objects.h"
+#include "kpreempt/model/snapshot.h"
+
+#include <string_view>
+#include <vector>
+
+namespace kpreempt::load {
+
+struct DecodeContext {
+  model::SnapshotBuilder& out;
+  std::vector<Diagnostic>& diags;
+  std::vector<model::ObjectRef>* pods = nullptr;
+
+  void warn(const Field& at, const std::string& message) const;
+};
+
+// Decodes the object whose root map is `root` into ctx.out. Throws InputError on bad input.
+using DecodeFn = void (*)(const Field& root, DecodeContext& ctx);
+
+struct KindEntry {
+  std::string_view group;  // API group, "" for the core group
+  std::string_view kind;
+  bool namespaced = false;
+  DecodeFn decode = nullptr;
+};
+
+// The entry for an object's apiVersion ("policy/v1", "v1") and kind, or nullptr.
+const KindEntry* find_kind(std::string_view api_version, std::string_view kind);
+
+void decode_node(const Field& root, DecodeContext& ctx);
+void decode_pod(const Field& root, DecodeContext& ctx);
+void decode_priority_class(const Field& root, DecodeContext& ctx);
+void decode_pdb(const Field& root, DecodeContext& ctx);
+void decode_scheduler_config(const Field& root, DecodeContext& ctx);
+
+// Shared API shapes.
+model::LabelSelector decode_label_selector(const Field& f);
+model::Requirement decode_requirement(const Field& f);
+std::vector<model::NodeSelectorTerm> decode_node_selector_terms(const Field& f);
+// Why metav1.LabelSelectorAsSelector would refuse the selector, with the field at fault; an
+// empty message when it is valid.
+struct SelectorProblem {
+  std::string message;
+  std::optional<Field> at;
+};
+SelectorProblem check_label_selector(const Field& f);
+
+// metadata.namespace, with the API server's default for namespaced objects.
+std::string object_namespace(const Field& root);
+// metadata.name; an object without one is refused.
+std::string object_name(const Field& root);
+
+}  // namespace kpreempt::load

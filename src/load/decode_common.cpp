@@ -1,0 +1,143 @@
+// SPDX-License-Identifier: Apache-2.0
+// API shapes shared by several kinds: metadata, label and node selectors, and the validation
+// metav1.LabelSelectorAsSelector applies (a PDB whose selector fails it is ignored upstream).
+#include "load/decode.h"
+
+#include <algorithm>
+
+namespace kpreempt::load {
+namespace {
+
+bool alnum(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+}
+
+// A qualified name's name part, and a label value when non-empty: at most 63 characters,
+// alphanumerics at both ends, '-', '_' and '.' inside.
+bool valid_name_part(std::string_view s) {
+  if (s.empty() || s.size() > 63 || !alnum(s.front()) || !alnum(s.back())) {
+    return false;
+  }
+  return std::all_of(s.begin(), s.end(),
+                     [](char c) { return alnum(c) || c == '-' || c == '_' || c == '.'; });
+}
+
+// A DNS-1123 subdomain: lower-case labels joined by dots, at most 253 characters.
+bool valid_subdomain(std::string_view s) {
+  if (s.empty() || s.size() > 253) {
+    return false;
+  }
+  auto lower = [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'); };
+  if (!lower(s.front()) || !lower(s.back())) {
+    return false;
+  }
+  return std::all_of(s.begin(), s.end(), [&](char c) { return lower(c) || c == '-' || c == '.'; });
+}
+
+bool valid_label_key(std::string_view key) {
+  std::size_t slash = key.find('/');
+  if (slash == std::string_view::npos) {
+    return valid_name_part(key);
+  }
+  return valid_subdomain(key.substr(0, slash)) && valid_name_part(key.substr(slash + 1));
+}
+
+bool valid_label_value(std::string_view v) {
+  return v.empty() || valid_name_part(v);
+}
+
+std::string quoted(std::string_view s) {
+  return "\"" + std::string(s) + "\"";
+}
+
+SelectorProblem check_expression(const Field& e) {
+  std::string op = e["operator"].str();
+  std::vector<std::string> values = e["values"].strings();
+  if (!valid_label_key(e["key"].str())) {
+    return {quoted(e["key"].str()) + " is not a valid label key", e["key"]};
+  }
+  if (op == "In" || op == "NotIn") {
+    if (values.empty()) {
+      return {"operator " + op + " needs at least one value", e["values"]};
+    }
+  } else if (op == "Exists" || op == "DoesNotExist") {
+    if (!values.empty()) {
+      return {"operator " + op + " takes no values", e["values"]};
+    }
+  } else {
+    return {quoted(op) + " is not a valid label selector operator", e["operator"]};
+  }
+  for (const std::string& v : values) {
+    if (!valid_label_value(v)) {
+      return {quoted(v) + " is not a valid label value", e["values"]};
+    }
+  }
+  return {};
+}
+
+}  // namespace
+
+void DecodeContext::warn(const Field& at, const std::string& message) const {
+  diags.push_back(Diagnostic{Severity::warning, at.loc(), message});
+}
+
+std::string object_namespace(const Field& root) {
+  return root["metadata"]["namespace"].str("default");
+}
+
+std::string object_name(const Field& root) {
+  Field name = root["metadata"]["name"];
+  if (!name.present()) {
+    name.fail("required field is missing");
+  }
+  return name.str();
+}
+
+model::Requirement decode_requirement(const Field& f) {
+  return model::Requirement{f["key"].str(), f["operator"].str(), f["values"].strings()};
+}
+
+model::LabelSelector decode_label_selector(const Field& f) {
+  model::LabelSelector sel;
+  if (!f.present()) {
+    return sel;
+  }
+  f.each_member([](const Field&) {});  // refuses a non-map early, with its path
+  sel.present = true;
+  sel.match_labels = f["matchLabels"].string_map();
+  f["matchExpressions"].each_item(
+      [&](const Field& e) { sel.match_expressions.push_back(decode_requirement(e)); });
+  return sel;
+}
+
+std::vector<model::NodeSelectorTerm> decode_node_selector_terms(const Field& f) {
+  std::vector<model::NodeSelectorTerm> terms;
+  f.each_item([&](const Field& t) {
+    model::NodeSelectorTerm term;
+    t["matchExpressions"].each_item(
+        [&](const Field& e) { term.match_expressions.push_back(decode_requirement(e)); });
+    t["matchFields"].each_item(
+        [&](const Field& e) { term.match_fields.push_back(decode_requirement(e)); });
+    terms.push_back(std::move(term));
+  });
+  return terms;
+}
+
+SelectorProblem check_label_selector(const Field& f) {
+  SelectorProblem found;
+  f["matchLabels"].each_member([&](const Field& m) {
+    if (!found.at && !valid_label_key(m.key())) {
+      found = {quoted(m.key()) + " is not a valid label key", m};
+    } else if (!found.at && !valid_label_value(m.str())) {
+      found = {quoted(m.str()) + " is not a valid label value", m};
+    }
+  });
+  f["matchExpressions"].each_item([&](const Field& e) {
+    if (!found.at) {
+      found = check_expression(e);
+    }
+  });
+  return found;
+}
+
+}  // namespace kpreempt::load

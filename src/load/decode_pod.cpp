@@ -1,0 +1,129 @@
+// SPDX-License-Identifier: Apache-2.0
+// The Pod (v1) decoder: the metadata, spec and status fields the scheduler's preemption and
+// kpreempt's lint rules read.
+#include "load/decode.h"
+
+#include <algorithm>
+
+namespace kpreempt::load {
+namespace {
+
+constexpr std::string_view k_last_applied = "kubectl.kubernetes.io/last-applied-configuration";
+
+model::Container decode_container(const Field& c) {
+  model::Container out;
+  out.name = c["name"].str();
+  out.requests = c["resources"]["requests"].resource_list();
+  c["ports"].each_item([&](const Field& p) {
+    std::int32_t host_port = p["hostPort"].int32();
+    if (host_port > 0) {
+      out.host_ports.push_back(
+          model::HostPort{host_port, p["protocol"].str("TCP"), p["hostIP"].str()});
+    }
+  });
+  out.restart_always = c["restartPolicy"].str() == "Always";
+  return out;
+}
+
+model::PodAffinityTerm decode_affinity_term(const Field& t) {
+  model::PodAffinityTerm out;
+  out.label_selector = decode_label_selector(t["labelSelector"]);
+  out.namespaces = t["namespaces"].strings();
+  if (t["namespaceSelector"].present()) {
+    out.namespace_selector = decode_label_selector(t["namespaceSelector"]);
+  }
+  out.topology_key = t["topologyKey"].str();
+  return out;
+}
+
+std::vector<model::PodAffinityTerm> decode_affinity_terms(const Field& f) {
+  std::vector<model::PodAffinityTerm> out;
+  f["requiredDuringSchedulingIgnoredDuringExecution"].each_item(
+      [&](const Field& t) { out.push_back(decode_affinity_term(t)); });
+  return out;
+}
+
+model::TopologySpreadConstraint decode_spread(const Field& c) {
+  model::TopologySpreadConstraint out;
+  out.max_skew = c["maxSkew"].int32(1);
+  out.topology_key = c["topologyKey"].str();
+  out.when_unsatisfiable = c["whenUnsatisfiable"].str();
+  out.label_selector = decode_label_selector(c["labelSelector"]);
+  out.min_domains = c["minDomains"].opt_int32();
+  // The API server fills in these defaults; the model keeps them explicit.
+  out.node_affinity_policy = c["nodeAffinityPolicy"].str("Honor");
+  out.node_taints_policy = c["nodeTaintsPolicy"].str("Ignore");
+  out.match_label_keys = c["matchLabelKeys"].strings();
+  return out;
+}
+
+void decode_metadata(const Field& meta, model::Pod& p) {
+  p.namespace_ = meta["namespace"].str("default");
+  p.uid = meta["uid"].str();
+  p.labels = meta["labels"].string_map();
+  p.annotations = meta["annotations"].string_map();
+  std::erase_if(p.annotations, [](const auto& kv) { return kv.first == k_last_applied; });
+  meta["ownerReferences"].each_item([&](const Field& o) {
+    p.owners.push_back(model::OwnerReference{o["kind"].str(), o["name"].str(), o["uid"].str(),
+                                             o["controller"].boolean()});
+  });
+  p.creation_timestamp = meta["creationTimestamp"].time();
+  p.deletion_timestamp = meta["deletionTimestamp"].time();
+}
+
+void decode_scheduling(const Field& spec, model::Pod& p) {
+  p.node_name = spec["nodeName"].str();
+  p.priority = spec["priority"].opt_int32();
+  p.priority_class_name = spec["priorityClassName"].str();
+  p.preemption_policy = spec["preemptionPolicy"].str();
+  p.scheduler_name = spec["schedulerName"].str();
+  p.node_selector = spec["nodeSelector"].string_map();
+  Field affinity = spec["affinity"];
+  Field required = affinity["nodeAffinity"]["requiredDuringSchedulingIgnoredDuringExecution"];
+  if (required.present()) {
+    p.has_required_node_affinity = true;
+    p.required_node_affinity = decode_node_selector_terms(required["nodeSelectorTerms"]);
+  }
+  p.required_pod_affinity = decode_affinity_terms(affinity["podAffinity"]);
+  p.required_pod_anti_affinity = decode_affinity_terms(affinity["podAntiAffinity"]);
+  spec["tolerations"].each_item([&](const Field& t) {
+    p.tolerations.push_back(model::Toleration{t["key"].str(), t["operator"].str(), t["value"].str(),
+                                              t["effect"].str()});
+  });
+  spec["topologySpreadConstraints"].each_item(
+      [&](const Field& c) { p.topology_spread.push_back(decode_spread(c)); });
+}
+
+void decode_status(const Field& status, model::Pod& p) {
+  p.phase = status["phase"].str();
+  p.start_time = status["startTime"].time();
+  p.nominated_node_name = status["nominatedNodeName"].str();
+  status["conditions"].each_item([&](const Field& c) {
+    p.conditions.push_back(model::PodCondition{c["type"].str(), c["status"].str(),
+                                               c["reason"].str(), c["lastTransitionTime"].time()});
+  });
+}
+
+}  // namespace
+
+void decode_pod(const Field& root, DecodeContext& ctx) {
+  model::Pod p;
+  p.name = object_name(root);
+  decode_metadata(root["metadata"], p);
+  Field spec = root["spec"];
+  decode_scheduling(spec, p);
+  spec["containers"].each_item(
+      [&](const Field& c) { p.containers.push_back(decode_container(c)); });
+  spec["initContainers"].each_item(
+      [&](const Field& c) { p.init_containers.push_back(decode_container(c)); });
+  p.overhead = spec["overhead"].resource_list();
+  p.pod_level_requests = spec["resources"]["requests"].resource_list();
+  decode_status(root["status"], p);
+  p.loc = root.loc();
+  if (ctx.pods != nullptr) {
+    ctx.pods->push_back(model::ObjectRef{"Pod", p.namespace_, p.name});
+  }
+  ctx.out.add(std::move(p));
+}
+
+}  // namespace kpreempt::load

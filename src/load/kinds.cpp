@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: Apache-2.0
+// The one table of kinds the loader reads. A new kind is one line here and one function.
+#include <array>
+
+#include "load/decode.h"
+#include "load/queues_yaml.h"
+
+namespace kpreempt::load {
+
+// Kueue kinds, Namespaces and Kueue-managed Jobs (decode_kueue.cpp dispatches on kind).
+void decode_kueue(const Field& root, DecodeContext& ctx);
+// Koordinator ElasticQuota and PodGroup (decode_koordinator.cpp dispatches on kind).
+void decode_koordinator(const Field& root, DecodeContext& ctx);
+// CapacityScheduling ElasticQuota (decode_capacity.cpp).
+void decode_elastic_quota(const Field& root, DecodeContext& ctx);
+
+namespace {
+
+constexpr std::array k_kinds{
+    KindEntry{"", "Node", false, decode_node},
+    KindEntry{"", "Pod", true, decode_pod},
+    KindEntry{"scheduling.k8s.io", "PriorityClass", false, decode_priority_class},
+    KindEntry{"policy", "PodDisruptionBudget", true, decode_pdb},
+    KindEntry{"kubescheduler.config.k8s.io", "KubeSchedulerConfiguration", false,
+              decode_scheduler_config},
+    KindEntry{"kueue.x-k8s.io", "ClusterQueue", false, decode_kueue},
+    KindEntry{"kueue.x-k8s.io", "LocalQueue", true, decode_kueue},
+    KindEntry{"kueue.x-k8s.io", "ResourceFlavor", false, decode_kueue},
+    KindEntry{"kueue.x-k8s.io", "Workload", true, decode_kueue},
+    KindEntry{"kueue.x-k8s.io", "WorkloadPriorityClass", false, decode_kueue},
+    KindEntry{"kueue.x-k8s.io", "Cohort", false, decode_kueue},
+    KindEntry{"", "Namespace", false, decode_kueue},
+    KindEntry{"batch", "Job", true, decode_kueue},
+    KindEntry{"", "ConfigMap", true, decode_config_map},  // yunikorn-configs only
+    KindEntry{"scheduling.sigs.k8s.io", "ElasticQuota", true, decode_koordinator},
+    KindEntry{"scheduling.sigs.k8s.io", "PodGroup", true, decode_koordinator},
+    KindEntry{"scheduling.x-k8s.io", "ElasticQuota", true, decode_elastic_quota},
+};
+
+}  // namespace
+
+const KindEntry* find_kindless(const Field& root) {
+  // A bare YuniKorn queues.yaml given with -f: a top-level `partitions:` and no kind.
+  static constexpr KindEntry k_queues_yaml{"", "queues.yaml", false, decode_bare_queues_yaml};
+  return root["partitions"].present() ? &k_queues_yaml : nullptr;
+}
+
+const KindEntry* find_kind(std::string_view api_version, std::string_view kind) {
+  // "policy/v1" -> "policy"; "v1" (no slash) is the core group.
+  std::size_t slash = api_version.find('/');
+  std::string_view group = slash == std::string_view::npos ? "" : api_version.substr(0, slash);
+  for (const KindEntry& e : k_kinds) {
+    if (e.kind == kind && e.group == group) {
+      return &e;
+    }
+  }
+  return nullptr;
+}
+
+}  // namespace kpreempt::load

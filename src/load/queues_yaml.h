@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: Apache-2.0
+// YuniKorn's queues.yaml: strict parsing into model::YunikornConfig, and the decoders that find
+// it in a dump (ConfigMap yunikorn/yunikorn-configs, or a bare queues.yaml document).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "kpreempt/model/yunikorn.h"
+#include "load/decode.h"
+
+namespace kpreempt::load {
+
+// Where the queue file's text sits in the input, so that messages point into the dump: line
+// `first_line` of the file holds the text's first line, shifted right by `indent` columns
+// (a block scalar's indentation). `what` prefixes messages ("ConfigMap yunikorn/yunikorn-configs:
+// data.queues.yaml").
+struct QueuesYamlOrigin {
+  std::string file;
+  std::uint32_t first_line = 1;
+  std::uint32_t first_column = 1;  // column of the text's first line (non-block strings)
+  std::uint32_t indent = 0;
+  bool block = false;  // lines after the first start at column indent + 1
+  std::string what = "queues.yaml";
+};
+
+// Parses the text as yunikorn-core's configs.ParseAndValidateConfig does: unknown fields,
+// bad quantities, bad queue names, duplicate queues or partitions and resources on root are
+// errors (InputError at the offending line of the input).
+model::YunikornConfig parse_queues_yaml(std::string_view text, const QueuesYamlOrigin& origin);
+
+// ConfigMap decoder: reads yunikorn/yunikorn-configs and yunikorn/yunikorn-defaults, ignores the
+// rest.
+void decode_config_map(const Field& root, DecodeContext& ctx);
+// A bare queues.yaml document (top-level `partitions:`, no kind), re-read from its file.
+void decode_bare_queues_yaml(const Field& root, DecodeContext& ctx);
+
+// The entry for a document without a kind that is still read (a bare queues.yaml), or nullptr.
+// Defined with the kinds table (kinds.cpp); the stream reader consults it before refusing a
+// document that has no kind.
+const KindEntry* find_kindless(const Field& root);
+
+}  // namespace kpreempt::load

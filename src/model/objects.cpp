@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: Apache-2.0
+// Lookups on the sorted maps objects carry, and object references for messages.
+
+#include "kpreempt/model/objects.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace kpreempt::model {
+namespace {
+
+template <typename Pairs>
+auto lower(const Pairs& m, std::string_view key) {
+  return std::lower_bound(m.begin(), m.end(), key,
+                          [](const auto& entry, std::string_view k) { return entry.first < k; });
+}
+
+}  // namespace
+
+const std::string* find(const StringMap& m, std::string_view key) {
+  const auto it = lower(m, key);
+  if (it == m.end() || it->first != key) {
+    return nullptr;
+  }
+  return &it->second;
+}
+
+Quantity get(const ResourceList& r, std::string_view name) {
+  const auto it = lower(r, name);
+  if (it == r.end() || it->first != name) {
+    return Quantity{};
+  }
+  return it->second;
+}
+
+std::string to_string(const ObjectRef& r) {
+  if (r.namespace_.empty()) {
+    return fmt::format("{}/{}", r.kind, r.name);
+  }
+  return fmt::format("{}/{}/{}", r.kind, r.namespace_, r.name);
+}
+
+}  // namespace kpreempt::model

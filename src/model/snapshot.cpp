@@ -1,0 +1,326 @@
+// SPDX-License-Identifier: Apache-2.0
+// Freezing decoded objects into a Snapshot: duplicate checks, the Priority admission plugin's
+// resolution of pod priorities, and the per-node indexes policies walk.
+
+#include "kpreempt/model/snapshot.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+#include <charconv>
+#include <unordered_set>
+
+namespace kpreempt::model {
+namespace {
+
+constexpr std::int32_t k_highest_user_priority = 1000000000;
+constexpr std::string_view k_preempt_lower = "PreemptLowerPriority";
+
+// The classes the API server creates at start-up; they resolve even when the dump lacks them.
+const std::array<PriorityClass, 2>& builtin_classes() {
+  static const std::array<PriorityClass, 2> k_builtin{
+      PriorityClass{"system-cluster-critical", k_system_cluster_critical, false, "", {}, {}},
+      PriorityClass{"system-node-critical", k_system_node_critical, false, "", {}, {}},
+  };
+  return k_builtin;
+}
+
+std::string where(const SourceLoc& loc) {
+  if (loc.file.empty()) {
+    return "<unknown>";
+  }
+  if (loc.line == 0) {
+    return loc.file;
+  }
+  if (loc.column == 0) {
+    return fmt::format("{}:{}", loc.file, loc.line);
+  }
+  return fmt::format("{}:{}:{}", loc.file, loc.line, loc.column);
+}
+
+std::string pod_key(std::string_view ns, std::string_view name) {
+  return fmt::format("{}/{}", ns, name);
+}
+
+template <typename Pairs>
+void sort_by_key(Pairs& m) {
+  const auto by_key = [](const auto& a, const auto& b) { return a.first < b.first; };
+  if (!std::is_sorted(m.begin(), m.end(), by_key)) {
+    std::stable_sort(m.begin(), m.end(), by_key);
+  }
+}
+
+void sort_containers(std::vector<Container>& cs) {
+  for (Container& c : cs) {
+    sort_by_key(c.requests);
+  }
+}
+
+// The decoder sorts maps already; this keeps lookups correct for objects built by hand.
+void normalize(Pod& p) {
+  sort_by_key(p.labels);
+  sort_by_key(p.annotations);
+  sort_by_key(p.node_selector);
+  sort_by_key(p.overhead);
+  sort_by_key(p.pod_level_requests);
+  sort_containers(p.containers);
+  sort_containers(p.init_containers);
+}
+
+void normalize(Node& n) {
+  sort_by_key(n.labels);
+  sort_by_key(n.allocatable);
+}
+
+void normalize(PodDisruptionBudget& b) {
+  sort_by_key(b.selector.match_labels);
+  std::sort(b.disrupted_pods.begin(), b.disrupted_pods.end());
+}
+
+// Keeps the first object of each key and reports the others where they were written.
+template <typename T, typename KeyFn, typename LabelFn>
+void drop_duplicates(std::vector<T>& objects, KeyFn key_of, LabelFn label_of,
+                     std::vector<Diagnostic>& diags) {
+  std::unordered_map<std::string, std::size_t> first;
+  std::vector<T> kept;
+  kept.reserve(objects.size());
+  for (T& o : objects) {
+    const auto [it, inserted] = first.emplace(key_of(o), kept.size());
+    if (!inserted) {
+      diags.push_back({Severity::error, o.loc,
+                       fmt::format("{}: duplicate object; first defined at {}", label_of(o),
+                                   where(kept[it->second].loc))});
+      continue;
+    }
+    kept.push_back(std::move(o));
+  }
+  objects = std::move(kept);
+}
+
+std::string pod_label(const Pod& p) {
+  return fmt::format("Pod {}/{}", p.namespace_, p.name);
+}
+
+std::string_view effective_policy(const PriorityClass& c) {
+  return c.preemption_policy.empty() ? k_preempt_lower : std::string_view(c.preemption_policy);
+}
+
+}  // namespace
+
+std::optional<NodeId> Snapshot::find_node(std::string_view name) const {
+  const auto it = m_node_index.find(std::string(name));
+  if (it == m_node_index.end()) {
+    return std::nullopt;
+  }
+  return it->second;
+}
+
+std::optional<PodId> Snapshot::find_pod(std::string_view ns, std::string_view name) const {
+  const auto it = m_pod_index.find(pod_key(ns, name));
+  if (it == m_pod_index.end()) {
+    return std::nullopt;
+  }
+  return it->second;
+}
+
+const PriorityClass* Snapshot::find_priority_class(std::string_view name) const {
+  for (const PriorityClass& c : m_classes) {
+    if (c.name == name) {
+      return &c;
+    }
+  }
+  for (const PriorityClass& c : builtin_classes()) {
+    if (c.name == name) {
+      return &c;
+    }
+  }
+  return nullptr;
+}
+
+std::vector<const PodDisruptionBudget*> Snapshot::pdbs_in(std::string_view ns) const {
+  std::vector<const PodDisruptionBudget*> out;
+  for (const PodDisruptionBudget& b : m_pdbs) {
+    if (b.namespace_ == ns) {
+      out.push_back(&b);
+    }
+  }
+  return out;
+}
+
+void SnapshotBuilder::count_skipped(std::string_view kind) {
+  StringMap& m = m_snap.m_skipped;
+  const auto it = std::lower_bound(m.begin(), m.end(), kind,
+                                   [](const auto& e, std::string_view k) { return e.first < k; });
+  if (it == m.end() || it->first != kind) {
+    m.emplace(it, std::string(kind), "1");
+    return;
+  }
+  std::uint64_t count = 0;
+  std::from_chars(it->second.data(), it->second.data() + it->second.size(), count);
+  it->second = std::to_string(count + 1);
+}
+
+namespace {
+
+// Everything build() needs to resolve a pod's priority the way the Priority admission plugin
+// did when the pod was created.
+class PriorityResolver {
+ public:
+  PriorityResolver(const Snapshot& snap, std::vector<Diagnostic>& diags)
+      : m_snap(snap), m_diags(diags) {
+    // getDefaultPriorityClass: among global defaults, the lowest value wins.
+    for (const PriorityClass& c : snap.priority_classes()) {
+      if (c.global_default && (m_default == nullptr || c.value < m_default->value)) {
+        m_default = &c;
+      }
+    }
+  }
+
+  void resolve(const Pod& pod, PodFacts& facts) {
+    const PriorityClass* cls = nullptr;
+    if (!pod.priority_class_name.empty()) {
+      cls = m_snap.find_priority_class(pod.priority_class_name);
+    } else if (!pod.priority) {
+      cls = m_default;  // a pod with spec.priority but no class predates the default class
+    }
+    if (pod.priority) {
+      facts.priority = *pod.priority;
+      if (cls != nullptr && cls->value != *pod.priority) {
+        warn(pod, fmt::format("spec.priority {} differs from PriorityClass \"{}\" value {}; using "
+                              "spec.priority",
+                              *pod.priority, cls->name, cls->value));
+      }
+    } else if (cls != nullptr) {
+      facts.priority = cls->value;
+    } else if (!pod.priority_class_name.empty()) {
+      m_diags.push_back({Severity::error, pod.loc,
+                         fmt::format("{}: spec.priorityClassName: PriorityClass \"{}\" not found",
+                                     pod_label(pod), pod.priority_class_name)});
+    }
+    facts.preempt_never = resolve_policy(pod, cls) == "Never";
+  }
+
+ private:
+  std::string_view resolve_policy(const Pod& pod, const PriorityClass* cls) {
+    if (pod.preemption_policy.empty()) {
+      return cls != nullptr ? effective_policy(*cls) : k_preempt_lower;
+    }
+    if (cls != nullptr && effective_policy(*cls) != pod.preemption_policy) {
+      warn(pod, fmt::format("spec.preemptionPolicy \"{}\" differs from PriorityClass \"{}\" "
+                            "preemptionPolicy \"{}\"; using spec.preemptionPolicy",
+                            pod.preemption_policy, cls->name, effective_policy(*cls)));
+    }
+    return pod.preemption_policy;
+  }
+
+  void warn(const Pod& pod, std::string text) {
+    m_diags.push_back(
+        {Severity::warning, pod.loc, fmt::format("{}: {}", pod_label(pod), std::move(text))});
+  }
+
+  const Snapshot& m_snap;
+  std::vector<Diagnostic>& m_diags;
+  const PriorityClass* m_default = nullptr;
+};
+
+void check_class_values(const std::vector<PriorityClass>& classes, std::vector<Diagnostic>& diags) {
+  for (const PriorityClass& c : classes) {
+    if (c.value > k_highest_user_priority && !c.name.starts_with("system-")) {
+      diags.push_back({Severity::error, c.loc,
+                       fmt::format("PriorityClass {}: value {} is above {}, the highest allowed "
+                                   "for a class whose name does not start with \"system-\"",
+                                   c.name, c.value, k_highest_user_priority)});
+    }
+  }
+}
+
+// Places a pod on its node's lists. Terminal pods keep their node in facts but hold nothing
+// there, and only pending pods count as nominated.
+void index_pod(const Pod& pod, PodId id, const std::unordered_map<std::string, NodeId>& nodes,
+               PodFacts& facts, std::vector<std::vector<PodId>>& pods_on,
+               std::vector<std::vector<PodId>>& nominated_to, std::vector<Diagnostic>& diags) {
+  const auto bound = pod.node_name.empty() ? nodes.end() : nodes.find(pod.node_name);
+  if (bound != nodes.end()) {
+    facts.node = bound->second;
+  }
+  if (pod.terminal()) {
+    return;
+  }
+  if (!pod.node_name.empty()) {
+    if (bound == nodes.end()) {
+      diags.push_back({Severity::warning, pod.loc,
+                       fmt::format("{}: node \"{}\" is not in the dump; pod ignored",
+                                   pod_label(pod), pod.node_name)});
+      return;
+    }
+    pods_on[bound->second].push_back(id);
+    return;
+  }
+  if (pod.nominated_node_name.empty()) {
+    return;
+  }
+  const auto nominated = nodes.find(pod.nominated_node_name);
+  if (nominated != nodes.end()) {
+    nominated_to[nominated->second].push_back(id);
+  }
+}
+
+void normalize_all(std::vector<Node>& nodes, std::vector<Pod>& pods,
+                   std::vector<PodDisruptionBudget>& pdbs, std::vector<PriorityClass>& classes,
+                   SchedulerConfig& config) {
+  std::for_each(nodes.begin(), nodes.end(), [](Node& n) { normalize(n); });
+  std::for_each(pods.begin(), pods.end(), [](Pod& p) { normalize(p); });
+  std::for_each(pdbs.begin(), pdbs.end(), [](PodDisruptionBudget& b) { normalize(b); });
+  for (PriorityClass& c : classes) {
+    sort_by_key(c.annotations);
+  }
+  sort_by_key(config.plugin_args);
+}
+
+void drop_all_duplicates(std::vector<Node>& nodes, std::vector<PriorityClass>& classes,
+                         std::vector<Pod>& pods, std::vector<PodDisruptionBudget>& pdbs,
+                         std::vector<Diagnostic>& diags) {
+  drop_duplicates(
+      nodes, [](const Node& n) { return n.name; },
+      [](const Node& n) { return fmt::format("Node {}", n.name); }, diags);
+  drop_duplicates(
+      classes, [](const PriorityClass& c) { return c.name; },
+      [](const PriorityClass& c) { return fmt::format("PriorityClass {}", c.name); }, diags);
+  drop_duplicates(
+      pods, [](const Pod& p) { return pod_key(p.namespace_, p.name); }, pod_label, diags);
+  drop_duplicates(
+      pdbs, [](const PodDisruptionBudget& b) { return pod_key(b.namespace_, b.name); },
+      [](const PodDisruptionBudget& b) {
+        return fmt::format("PodDisruptionBudget {}/{}", b.namespace_, b.name);
+      },
+      diags);
+}
+
+}  // namespace
+
+Snapshot SnapshotBuilder::build(std::vector<Diagnostic>& diags) && {
+  Snapshot& s = m_snap;
+  normalize_all(s.m_nodes, s.m_pods, s.m_pdbs, s.m_classes, s.m_scheduler_config);
+  drop_all_duplicates(s.m_nodes, s.m_classes, s.m_pods, s.m_pdbs, diags);
+  check_class_values(s.m_classes, diags);
+
+  for (NodeId i = 0; i < s.m_nodes.size(); ++i) {
+    s.m_node_index.emplace(s.m_nodes[i].name, i);
+  }
+  s.m_pods_on.assign(s.m_nodes.size(), {});
+  s.m_nominated_to.assign(s.m_nodes.size(), {});
+  s.m_facts.assign(s.m_pods.size(), {});
+  PriorityResolver resolver(s, diags);
+  for (PodId i = 0; i < s.m_pods.size(); ++i) {
+    const Pod& pod = s.m_pods[i];
+    PodFacts& facts = s.m_facts[i];
+    s.m_pod_index.emplace(pod_key(pod.namespace_, pod.name), i);
+    resolver.resolve(pod, facts);
+    facts.requests = pod_requests(pod);
+    index_pod(pod, i, s.m_node_index, facts, s.m_pods_on, s.m_nominated_to, diags);
+  }
+  return std::move(m_snap);
+}
+
+}  // namespace kpreempt::model

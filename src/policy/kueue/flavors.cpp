@@ -1,0 +1,329 @@
+// SPDX-License-Identifier: Apache-2.0
+// Flavor assignment of Kueue v0.14.8 (pkg/scheduler/flavorassigner/flavorassigner.go:
+// assignFlavors, findFlavorForPodSets, fitsResourceQuota, isPreferred, shouldTryNextFlavor)
+// with the preemption oracle (pkg/scheduler/preemption/preemption_oracle.go).
+#include "policy/kueue/internal.h"
+
+#include "kpreempt/model/match.h"
+
+#include <climits>
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace kpreempt::policy::kueue {
+namespace {
+
+struct Granular {
+  PMode mode = PMode::fit;
+  int borrow = 0;
+};
+
+// isPreferred with the default preference (borrowing over preemption): a better
+// preemption mode wins, then a lower borrowing level.
+bool preferred(Granular a, Granular b) {
+  if (a.mode == PMode::no_fit) {
+    return false;
+  }
+  if (b.mode == PMode::no_fit) {
+    return true;
+  }
+  if (a.mode != b.mode) {
+    return a.mode > b.mode;
+  }
+  return a.borrow < b.borrow;
+}
+
+bool should_try_next(Granular m, const model::ClusterQueue& cq) {
+  if (m.mode == PMode::no_fit || m.mode == PMode::no_candidates) {
+    return true;
+  }
+  bool preempts = m.mode == PMode::preempt || m.mode == PMode::reclaim;
+  if (preempts && cq.when_can_preempt == "TryNextFlavor") {
+    return true;
+  }
+  return m.borrow > 0 && cq.when_can_borrow == "TryNextFlavor";
+}
+
+// Label keys of every flavor of the group: only those are compared (v0.14 flavorSelector).
+std::vector<std::string> group_label_keys(const Context& ctx, const model::KueueResourceGroup& g) {
+  std::vector<std::string> keys;
+  for (const auto& f : g.flavors) {
+    if (const model::ResourceFlavor* rf = model::find_flavor(ctx.k, f.name)) {
+      for (const auto& [key, value] : rf->node_labels) {
+        keys.push_back(key);
+      }
+    }
+  }
+  return keys;
+}
+
+bool selector_matches(const model::KueuePodSet& ps, const model::ResourceFlavor& rf,
+                      const std::vector<std::string>& keys) {
+  auto allowed = [&](const std::string& k) {
+    return std::find(keys.begin(), keys.end(), k) != keys.end();
+  };
+  model::Pod pod;
+  for (const auto& kv : ps.node_selector) {
+    if (allowed(kv.first)) {
+      pod.node_selector.push_back(kv);
+    }
+  }
+  std::vector<model::NodeSelectorTerm> terms;
+  for (const auto& t : ps.required_node_affinity) {
+    model::NodeSelectorTerm copy;
+    std::copy_if(t.match_expressions.begin(), t.match_expressions.end(),
+                 std::back_inserter(copy.match_expressions),
+                 [&](const model::Requirement& r) { return allowed(r.key); });
+    if (copy.match_expressions.empty()) {
+      terms.clear();  // an emptied term matches every flavor; terms are ORed
+      break;
+    }
+    terms.push_back(std::move(copy));
+  }
+  pod.has_required_node_affinity = !terms.empty();
+  pod.required_node_affinity = std::move(terms);
+  model::Node node;
+  node.labels = rf.node_labels;
+  return model::matches_node_affinity(pod, node);
+}
+
+// checkFlavorForPodSets: "" when the flavor matches the pod set, else why not.
+std::string flavor_mismatch(const Context& ctx, const model::KueuePodSet& ps,
+                            const std::string& flavor, const model::KueueResourceGroup& g) {
+  const model::ResourceFlavor* rf = model::find_flavor(ctx.k, flavor);
+  if (rf == nullptr) {
+    return fmt::format("flavor {} not found", flavor);
+  }
+  std::vector<model::Toleration> tolerations = ps.tolerations;
+  tolerations.insert(tolerations.end(), rf->tolerations.begin(), rf->tolerations.end());
+  if (const model::Taint* t = model::first_untolerated(tolerations, rf->node_taints)) {
+    return fmt::format("untolerated taint {}={}:{} in flavor {}", t->key, t->value, t->effect,
+                       flavor);
+  }
+  if (!selector_matches(ps, *rf, group_label_keys(ctx, g))) {
+    return fmt::format("flavor {} doesn't match node affinity", flavor);
+  }
+  return "";
+}
+
+struct QuotaFit {
+  Granular g;
+  std::string code, detail;
+};
+
+int borrow_level(const Context& ctx, const FR& fr, std::int64_t val) {
+  return ctx.quota.has_cohort(ctx.p.cq) && ctx.quota.borrows_with(ctx.p.cq, fr, val) ? 1 : 0;
+}
+
+// The preemption oracle: a target search for this one pair decides between preempt,
+// reclaim and no candidates; the borrowing level is measured with the targets removed.
+QuotaFit probe(Context& ctx, const FR& fr, std::int64_t val) {
+  Search s = find_targets(ctx, FRSet{fr}, FRAmounts{{fr, val}});
+  if (s.targets.empty()) {
+    return {{PMode::no_candidates, borrow_level(ctx, fr, val)},
+            "no-candidates",
+            "no workload to preempt for " + fr.resource + " in flavor " + fr.flavor};
+  }
+  bool own = false;
+  for (const Target& t : s.targets) {
+    ctx.quota.remove(*t.a);
+    own = own || t.a->cq == ctx.p.cq;
+  }
+  int borrow = borrow_level(ctx, fr, val);
+  for (const Target& t : s.targets) {
+    ctx.quota.add(*t.a);
+  }
+  return {{own ? PMode::preempt : PMode::reclaim, borrow}, "", ""};
+}
+
+QuotaFit fits_quota(Context& ctx, const FR& fr, std::int64_t val) {
+  std::size_t q = ctx.p.cq;
+  std::int64_t max_capacity = ctx.quota.potential_max(q, fr);
+  if (val > max_capacity) {
+    return {{PMode::no_fit, 0},
+            "exceeds-max-capacity",
+            fmt::format("{} in flavor {}: request {} exceeds the maximum capacity {}", fr.resource,
+                        fr.flavor, val, max_capacity)};
+  }
+  if (val <= ctx.quota.available(q, fr)) {
+    return {{PMode::fit, borrow_level(ctx, fr, val)}, "", ""};
+  }
+  const model::ClusterQueue& cq = ctx.quota.cq(q);
+  bool bwc = cq.borrow_within_cohort != "Never" && !cq.borrow_within_cohort.empty();
+  if (ctx.quota.quota(q, fr).nominal >= val || bwc) {
+    return probe(ctx, fr, val);
+  }
+  return {{PMode::no_fit, borrow_level(ctx, fr, val)},
+          "request-above-nominal",
+          fmt::format("{} in flavor {}: request {} is above the nominal quota {} and "
+                      "borrowWithinCohort is off",
+                      fr.resource, fr.flavor, val, ctx.quota.quota(q, fr).nominal)};
+}
+
+struct GroupResult {
+  std::vector<ResourceChoice> choices;
+  Granular mode{PMode::no_fit, INT_MAX};
+};
+
+// Tries one flavor for every resource of the group; records the attempt.
+GroupResult try_flavor(Context& ctx, const model::KueuePodSet& ps, const std::string& flavor,
+                       const model::KueueAmounts& reqs, const FRAmounts& assigned,
+                       PodSetChoice& out, const model::KueueResourceGroup& g) {
+  GroupResult r;
+  FlavorTry attempt{flavor, "", PMode::no_fit, 0, "", ""};
+  if (std::string why = flavor_mismatch(ctx, ps, flavor, g); !why.empty()) {
+    attempt.code = "flavor-mismatch";
+    attempt.detail = why;
+    out.tries.push_back(attempt);
+    return r;
+  }
+  r.mode = Granular{PMode::fit, 0};
+  for (const auto& [res, amount] : reqs) {
+    FR fr{flavor, res};
+    auto it = assigned.find(fr);
+    QuotaFit f = fits_quota(ctx, fr, (it == assigned.end() ? 0 : it->second) + amount);
+    if (preferred(r.mode, f.g)) {
+      r.mode = f.g;
+    }
+    if (!f.code.empty() && attempt.code.empty()) {
+      attempt.code = f.code;
+      attempt.detail = f.detail;
+    }
+    if (r.mode.mode != PMode::no_fit) {
+      r.choices.push_back(ResourceChoice{res, flavor, f.g.mode, f.g.borrow, amount});
+    }
+  }
+  attempt.mode = r.mode.mode;
+  attempt.borrow = r.mode.borrow;
+  out.tries.push_back(attempt);
+  return r;
+}
+
+bool assign_group(Context& ctx, const model::KueuePodSet& ps, const model::KueueResourceGroup& g,
+                  const model::KueueAmounts& reqs, const FRAmounts& assigned, PodSetChoice& out) {
+  GroupResult best;
+  const model::ClusterQueue& cq = ctx.quota.cq(ctx.p.cq);
+  for (const auto& f : g.flavors) {
+    GroupResult r = try_flavor(ctx, ps, f.name, reqs, assigned, out, g);
+    if (!should_try_next(r.mode, cq)) {
+      best = std::move(r);
+      break;
+    }
+    if (preferred(r.mode, best.mode)) {
+      best = std::move(r);
+    }
+  }
+  if (best.mode.mode == PMode::no_fit) {
+    auto it = std::find_if(out.tries.rbegin(), out.tries.rend(),
+                           [](const FlavorTry& t) { return !t.code.empty(); });
+    out.code = it == out.tries.rend() ? "no-flavor-fits" : it->code;
+    out.detail = it == out.tries.rend() ? "no flavor of the resource group fits" : it->detail;
+    return false;
+  }
+  out.resources.insert(out.resources.end(), best.choices.begin(), best.choices.end());
+  return true;
+}
+
+const model::KueueResourceGroup* group_of(const model::ClusterQueue& cq, const std::string& res) {
+  for (const auto& g : cq.resource_groups) {
+    if (std::find(g.covered_resources.begin(), g.covered_resources.end(), res) !=
+        g.covered_resources.end()) {
+      return &g;
+    }
+  }
+  return nullptr;
+}
+
+PodSetChoice assign_pod_set(Context& ctx, std::size_t i, const FRAmounts& assigned) {
+  const model::KueuePodSet& ps = ctx.p.pod_sets[i];
+  const model::KueueAmounts& reqs = ctx.p.requests[i];
+  const model::ClusterQueue& cq = ctx.quota.cq(ctx.p.cq);
+  PodSetChoice out;
+  out.name = ps.name;
+  std::vector<const model::KueueResourceGroup*> done;
+  for (const auto& [res, amount] : reqs) {
+    const model::KueueResourceGroup* g = group_of(cq, res);
+    if (g == nullptr) {
+      out.code = "resource-not-covered";
+      out.detail = fmt::format("resource {} unavailable in ClusterQueue {}", res, cq.name);
+      return out;
+    }
+    if (std::find(done.begin(), done.end(), g) != done.end()) {
+      continue;  // assigned together with its group
+    }
+    done.push_back(g);
+    model::KueueAmounts group_reqs;
+    for (const auto& [r, v] : reqs) {
+      if (group_of(cq, r) == g) {
+        group_reqs[r] = v;
+      }
+    }
+    if (!assign_group(ctx, ps, *g, group_reqs, assigned, out)) {
+      return out;
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string_view to_string(PMode m) {
+  switch (m) {
+    case PMode::no_fit:
+      return "NoFit";
+    case PMode::no_candidates:
+      return "NoCandidates";
+    case PMode::preempt:
+      return "Preempt";
+    case PMode::reclaim:
+      return "Reclaim";
+    case PMode::fit:
+      return "Fit";
+  }
+  return "";
+}
+
+FRSet Assignment::needs_preemption() const {
+  FRSet out;
+  for (const auto& ps : pod_sets) {
+    for (const auto& r : ps.resources) {
+      if (r.mode != PMode::fit) {
+        out.insert(FR{r.flavor, r.resource});
+      }
+    }
+  }
+  return out;
+}
+
+int Assignment::borrow() const {
+  int out = 0;
+  for (const auto& ps : pod_sets) {
+    for (const auto& r : ps.resources) {
+      out = std::max(out, r.borrow);
+    }
+  }
+  return out;
+}
+
+Assignment assign_flavors(Context& ctx) {
+  Assignment out;
+  for (std::size_t i = 0; i < ctx.p.pod_sets.size(); ++i) {
+    PodSetChoice ps = assign_pod_set(ctx, i, out.totals);
+    for (const ResourceChoice& r : ps.resources) {
+      out.totals[FR{r.flavor, r.resource}] += r.amount;
+      out.worst = std::min(out.worst, r.mode == PMode::fit ? PMode::fit : PMode::preempt);
+    }
+    bool failed = !ps.code.empty();
+    out.pod_sets.push_back(std::move(ps));
+    if (failed) {
+      out.no_fit = true;
+      out.code = out.pod_sets.back().code;
+      out.detail = out.pod_sets.back().detail;
+      return out;
+    }
+  }
+  return out;
+}
+
+}  // namespace kpreempt::policy::kueue

@@ -1,0 +1,267 @@
+// SPDX-License-Identifier: Apache-2.0
+// Decision fields for the kueue policy: victims in eviction order, a verdict for every
+// admitted Workload of the ClusterQueue and its cohort, the quota table and JSON details.
+#include "policy/kueue/report.h"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+
+namespace kpreempt::policy::kueue {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+const model::Workload& wl(const Report& r, const Admitted& a) {
+  return r.ctx.k.workloads[a.workload];
+}
+
+std::string flavors_text(const Assignment& a) {
+  std::vector<std::string> parts;
+  for (const auto& ps : a.pod_sets) {
+    std::vector<std::string> res;
+    for (const auto& c : ps.resources) {
+      res.push_back(fmt::format("{}={}", c.resource, c.flavor));
+    }
+    std::string text = fmt::format("{}", fmt::join(res, ", "));
+    parts.push_back(a.pod_sets.size() > 1 ? ps.name + ": " + text : text);
+  }
+  return fmt::format("{}", fmt::join(parts, "; "));
+}
+
+std::string borrow_text(const Report& r) {
+  const model::ClusterQueue& cq = r.ctx.quota.cq(r.ctx.p.cq);
+  if (!r.borrows) {
+    return "within its nominal quota";
+  }
+  return fmt::format("borrowing from cohort {}", cq.cohort);
+}
+
+std::string summary(const Report& r, const Decision& d) {
+  std::string who = model::to_string(r.ctx.p.ref);
+  if (r.ctx.p.derived_from) {
+    who += " (from " + model::to_string(*r.ctx.p.derived_from) + ")";
+  }
+  who += fmt::format(" (priority {})", r.ctx.p.priority);
+  const model::ClusterQueue& q = r.ctx.quota.cq(r.ctx.p.cq);
+  std::string scope = q.cohort.empty() ? "ClusterQueue " + q.name
+                                       : "ClusterQueue " + q.name + " and cohort " + q.cohort;
+  std::string flavors = flavors_text(r.a);
+  switch (d.outcome) {
+    case Outcome::fits:
+      return fmt::format("{} fits in ClusterQueue {} without preemption, flavors {}, {}", who,
+                         q.name, flavors, borrow_text(r));
+    case Outcome::preempt:
+      return fmt::format(
+          "{} is admitted to ClusterQueue {} with flavors {}, {}, once {} "
+          "workload(s) of {} are evicted",
+          who, q.name, flavors, borrow_text(r), d.victims.size(), scope);
+    case Outcome::unschedulable:
+      break;
+  }
+  if (r.a.no_fit) {
+    return fmt::format("{} has no flavor in ClusterQueue {}: {}", who, q.name, r.a.detail);
+  }
+  return fmt::format(
+      "{} needs preemption in ClusterQueue {} (flavors {}), but no set of "
+      "workloads of {} the preemption policy allows makes room",
+      who, q.name, flavors, scope);
+}
+
+std::string verdict_detail(const Report& r, const Verdict& v) {
+  const model::Workload& w = wl(r, *v.a);
+  std::string prio = fmt::format("priority {} vs preemptor {}", w.priority, r.ctx.p.priority);
+  std::string evicted = model::condition_true(w, "Evicted") ? "; already-evicted" : "";
+  return prio + evicted;
+}
+
+void add_victims(const Report& r, Decision& d) {
+  for (const Target& t : r.s.targets) {
+    const model::Workload& w = wl(r, *t.a);
+    d.victims.push_back(Victim{model::ObjectRef{"Workload", w.namespace_, w.name}, "", w.priority,
+                               std::string(upstream_reason(t.variant)),
+                               r.ctx.quota.cq(t.a->cq).name, ""});
+  }
+}
+
+// One NodeVerdict per ClusterQueue holding a judged workload, the preemptor's queue first.
+void add_queue_verdicts(const Report& r, Decision& d) {
+  std::vector<std::size_t> order = r.ctx.quota.cohort_members(r.ctx.p.cq);
+  std::stable_partition(order.begin(), order.end(), [&](std::size_t i) { return i == r.ctx.p.cq; });
+  for (std::size_t cq : order) {
+    NodeVerdict n;
+    n.node = r.ctx.quota.cq(cq).name;
+    n.code = cq == r.ctx.p.cq ? "preemptor-queue" : "cohort-member";
+    std::size_t victims = 0;
+    for (const Verdict& v : r.s.verdicts) {
+      if (v.a->cq != cq) {
+        continue;
+      }
+      const model::Workload& w = wl(r, *v.a);
+      victims += v.victim ? 1 : 0;
+      n.pods.push_back(PodVerdict{model::ObjectRef{"Workload", w.namespace_, w.name}, w.priority,
+                                  v.victim, v.code, verdict_detail(r, v)});
+    }
+    n.detail = fmt::format("{} admitted workload(s) judged, {} victim(s)", n.pods.size(), victims);
+    if (!n.pods.empty()) {
+      d.verdict_unit = "ClusterQueue";
+      d.nodes.push_back(std::move(n));
+    }
+  }
+}
+
+// The pairs the table shows: what the workload was assigned, else what its queue lists
+// for the resources it requests.
+std::vector<FR> pairs_involved(const Report& r) {
+  std::vector<FR> out;
+  for (const auto& [fr, v] : r.a.totals) {
+    out.push_back(fr);
+  }
+  if (!out.empty()) {
+    return out;
+  }
+  for (const FR& fr : r.ctx.quota.listed_pairs(r.ctx.p.cq)) {
+    for (const auto& req : r.ctx.p.requests) {
+      if (req.count(fr.resource) && std::find(out.begin(), out.end(), fr) == out.end()) {
+        out.push_back(fr);
+      }
+    }
+  }
+  return out;
+}
+
+struct Row {
+  std::size_t cq;
+  FR fr;
+  Quota q;
+  std::int64_t guaranteed, before, after;
+};
+
+std::vector<Row> quota_rows(const Report& r, const Decision& d) {
+  QuotaModel& quota = r.ctx.quota;
+  std::vector<Row> rows;
+  std::vector<FR> pairs = pairs_involved(r);
+  std::vector<std::size_t> members = quota.cohort_members(r.ctx.p.cq);
+  std::stable_partition(members.begin(), members.end(),
+                        [&](std::size_t i) { return i == r.ctx.p.cq; });
+  for (std::size_t cq : members) {
+    for (const FR& fr : pairs) {
+      std::int64_t before = quota.usage(cq, fr);
+      std::int64_t after = before;
+      for (const Target& t : r.s.targets) {
+        if (t.a->cq == cq && t.a->usage.count(fr)) {
+          after -= t.a->usage.at(fr);
+        }
+      }
+      if (cq == r.ctx.p.cq && d.outcome != Outcome::unschedulable) {
+        after += r.a.totals.count(fr) ? r.a.totals.at(fr) : 0;
+      }
+      rows.push_back(Row{cq, fr, quota.quota(cq, fr), quota.guaranteed(cq, fr), before, after});
+    }
+  }
+  return rows;
+}
+
+std::string arrow(const std::string& res, std::int64_t before, std::int64_t after) {
+  if (before == after) {
+    return format_amount(res, before);
+  }
+  return format_amount(res, before) + " -> " + format_amount(res, after);
+}
+
+void add_quota_table(const Report& r, const std::vector<Row>& rows, Decision& d) {
+  const model::ClusterQueue& q = r.ctx.quota.cq(r.ctx.p.cq);
+  Table t;
+  t.title = q.cohort.empty() ? fmt::format("quota of ClusterQueue {} (no cohort)", q.name)
+                             : fmt::format("quota in cohort {}", q.cohort);
+  t.columns = {"CLUSTERQUEUE", "FLAVOR", "RESOURCE", "NOMINAL", "LENDABLE", "BORROWED", "USAGE"};
+  for (const Row& row : rows) {
+    const std::string& res = row.fr.resource;
+    std::int64_t nominal = row.q.nominal;
+    t.rows.push_back({r.ctx.quota.cq(row.cq).name, row.fr.flavor, res, format_amount(res, nominal),
+                      format_amount(res, nominal - row.guaranteed),
+                      arrow(res, std::max<std::int64_t>(0, row.before - nominal),
+                            std::max<std::int64_t>(0, row.after - nominal)),
+                      arrow(res, row.before, row.after)});
+  }
+  d.tables.push_back(std::move(t));
+}
+
+Json assignment_json(const Assignment& a) {
+  Json pod_sets = Json::array();
+  for (const auto& ps : a.pod_sets) {
+    Json flavors = Json::array();
+    for (const auto& c : ps.resources) {
+      flavors.push_back({{"resource", c.resource},
+                         {"flavor", c.flavor},
+                         {"mode", to_string(c.mode)},
+                         {"borrow", c.borrow},
+                         {"request", format_amount(c.resource, c.amount)}});
+    }
+    Json tried = Json::array();
+    for (const auto& t : ps.tries) {
+      tried.push_back({{"flavor", t.flavor},
+                       {"mode", to_string(t.mode)},
+                       {"borrow", t.borrow},
+                       {"code", t.code},
+                       {"detail", t.detail}});
+    }
+    pod_sets.push_back({{"name", ps.name}, {"flavors", flavors}, {"tried", tried}});
+  }
+  return pod_sets;
+}
+
+void add_details(const Report& r, const std::vector<Row>& rows, Decision& d) {
+  const model::ClusterQueue& q = r.ctx.quota.cq(r.ctx.p.cq);
+  Json quota = Json::array();
+  for (const Row& row : rows) {
+    Json j = {{"clusterQueue", r.ctx.quota.cq(row.cq).name},
+              {"flavor", row.fr.flavor},
+              {"resource", row.fr.resource},
+              {"nominal", row.q.nominal},
+              {"lendable", row.q.nominal - row.guaranteed},
+              {"usageBefore", row.before},
+              {"usageAfter", row.after}};
+    j["borrowingLimit"] = row.q.borrowing_limit ? Json(*row.q.borrowing_limit) : Json(nullptr);
+    j["lendingLimit"] = row.q.lending_limit ? Json(*row.q.lending_limit) : Json(nullptr);
+    quota.push_back(std::move(j));
+  }
+  Json needs = Json::array();
+  for (const FR& fr : r.a.needs_preemption()) {
+    needs.push_back(fr.flavor + "/" + fr.resource);
+  }
+  Json j = {{"clusterQueue", q.name},
+            {"cohort", q.cohort},
+            {"priority", r.ctx.p.priority},
+            {"podSets", assignment_json(r.a)},
+            {"needsPreemption", needs},
+            {"borrows", r.borrows},
+            {"quota", quota}};
+  j["units"] = "cpu in millicores, other resources in base units";
+  d.details_json = j.dump();
+}
+
+}  // namespace
+
+std::string format_amount(const std::string& resource, std::int64_t v) {
+  if (resource == "cpu") {
+    return model::to_string(model::Quantity::from_milli(v));
+  }
+  bool bytes =
+      resource == "memory" || resource == "ephemeral-storage" || resource.starts_with("hugepages-");
+  return model::to_string(model::Quantity::from_units(v), bytes);
+}
+
+void write_report(const Report& r, Decision& d) {
+  add_victims(r, d);
+  d.summary = summary(r, d);
+  if (r.searched) {
+    add_queue_verdicts(r, d);
+  }
+  std::vector<Row> rows = quota_rows(r, d);
+  add_quota_table(r, rows, d);
+  add_details(r, rows, d);
+}
+
+}  // namespace kpreempt::policy::kueue
