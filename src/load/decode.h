@@ -40,6 +40,20 @@ void decode_pod(const Field& root, DecodeContext& ctx);
 void decode_priority_class(const Field& root, DecodeContext& ctx);
 void decode_pdb(const Field& root, DecodeContext& ctx);
 void decode_scheduler_config(const Field& root, DecodeContext& ctx);
+// Kueue kinds, Namespaces and Kueue-managed Jobs (decode_kueue.cpp dispatches on kind).
+void decode_kueue(const Field& root, DecodeContext& ctx);
+// Koordinator ElasticQuota and PodGroup (decode_koordinator.cpp dispatches on kind).
+void decode_koordinator(const Field& root, DecodeContext& ctx);
+// CapacityScheduling ElasticQuota (decode_capacity.cpp).
+void decode_elastic_quota(const Field& root, DecodeContext& ctx);
+// ConfigMaps yunikorn/yunikorn-configs and yunikorn-defaults; other ConfigMaps are ignored.
+void decode_config_map(const Field& root, DecodeContext& ctx);
+// A bare YuniKorn queues.yaml document (top-level `partitions:`, no kind).
+void decode_bare_queues_yaml(const Field& root, DecodeContext& ctx);
+
+// The entry for a document without a kind that is still read (a bare queues.yaml), or
+// nullptr; the stream reader consults it before refusing a document that has no kind.
+const KindEntry* find_kindless(const Field& root);
 
 // Shared API shapes.
 model::LabelSelector decode_label_selector(const Field& f);

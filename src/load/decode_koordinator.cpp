@@ -62,7 +62,7 @@ std::vector<std::string> namespace_list(const Field& at, const std::string& text
   return out;
 }
 
-void decode_elastic_quota(const Field& root, DecodeContext& ctx) {
+void decode_koordinator_quota(const Field& root, DecodeContext& ctx) {
   model::KoordElasticQuota q;
   q.namespace_ = object_namespace(root);
   q.name = object_name(root);
@@ -104,7 +104,7 @@ void decode_koordinator(const Field& root, DecodeContext& ctx) {
   if (root["kind"].str() == "PodGroup") {
     decode_pod_group(root, ctx);
   } else {
-    decode_elastic_quota(root, ctx);
+    decode_koordinator_quota(root, ctx);
   }
 }
 

@@ -7,9 +7,6 @@
 #include <algorithm>
 
 namespace kpreempt::load {
-
-void decode_kueue(const Field& root, DecodeContext& ctx);
-
 namespace {
 
 model::Toleration decode_toleration(const Field& t) {

@@ -2,9 +2,9 @@
 // Finds YuniKorn's queue file in a dump: the ConfigMaps the shim watches (yunikorn-k8shim
 // v1.7.0 pkg/conf/schedulerconf.go: yunikorn-defaults overlaid by yunikorn-configs, namespace
 // yunikorn, key <service.policyGroup>.yaml), or a bare queues.yaml given on its own.
-#include <fstream>
-
 #include "load/queues_yaml.h"
+
+#include <fstream>
 
 namespace kpreempt::load {
 namespace {
@@ -33,8 +33,12 @@ std::optional<std::string> file_line(const std::string& file, std::uint32_t line
 // it two spaces deeper than the key, which is the fallback.
 QueuesYamlOrigin origin_of(const Field& value, const std::string& text, const std::string& what) {
   SourceLoc at = value.loc();
-  QueuesYamlOrigin o{.file = at.file, .first_line = at.line, .first_column = at.column + 1,
-                     .indent = 4, .block = false, .what = what};
+  QueuesYamlOrigin o{.file = at.file,
+                     .first_line = at.line,
+                     .first_column = at.column + 1,
+                     .indent = 4,
+                     .block = false,
+                     .what = what};
   std::optional<std::string> line = file_line(at.file, at.line);
   if (!line || at.column == 0 || at.column > line->size()) {
     // Not readable again (stdin, a buffer): kubectl writes multi-line strings as `|` blocks.
@@ -106,8 +110,12 @@ void decode_bare_queues_yaml(const Field& root, DecodeContext& ctx) {
     throw InputError(at, "a bare queues.yaml must be given as a file, not on stdin");
   }
   std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  QueuesYamlOrigin o{.file = at.file, .first_line = 1, .first_column = 1, .indent = 0,
-                     .block = true, .what = "queues.yaml"};
+  QueuesYamlOrigin o{.file = at.file,
+                     .first_line = 1,
+                     .first_column = 1,
+                     .indent = 0,
+                     .block = true,
+                     .what = "queues.yaml"};
   store(ctx, k_configs, parse_queues_yaml(text, o));
 }
 

@@ -1,95 +1,67 @@
 // SPDX-License-Identifier: Apache-2.0
-// JSON events from a small pull lexer. RapidJSON's pull API (IterativeParseNext) is newer than
-// the packaged 1.1.0, so the grammar is walked here and RapidJSON supplies the error texts.
-// Several concatenated top-level values are read as several documents.
+// JSON events from RapidJSON's SAX reader. RapidJSON pushes and the loader pulls, so the
+// reader runs on its own thread and hands events over in batches. Several concatenated
+// top-level values are read as several documents.
+#include "load/json_batches.h"
+#include "load/json_input.h"
 #include "load/sources.h"
 
 #include <rapidjson/error/en.h>
+#include <rapidjson/reader.h>
 
+#include <cstdint>
 #include <cstring>
 #include <string>
-#include <vector>
+#include <thread>
 
 namespace kpreempt::load {
 namespace {
 
-using rapidjson::ParseErrorCode;
+// Iterative: hostile nesting cannot overflow the stack. Numbers as strings: decoders see the
+// exact text written. Encoding validation: YAML input is validated by libyaml too.
+constexpr unsigned k_parse_flags =
+    rapidjson::kParseIterativeFlag | rapidjson::kParseStopWhenDoneFlag |
+    rapidjson::kParseNumbersAsStringsFlag | rapidjson::kParseValidateEncodingFlag;
 
-enum class Step { first, need_value, after_value };
+// Deeper than any Kubernetes object; bounds RapidJSON's own stack in skipped subtrees, which
+// the tree builder's limit does not see.
+constexpr int k_max_depth = 1000;
 
-struct Frame {
-  bool object = false;
-  Step step = Step::first;
-};
-
-class JsonSource final : public EventSource {
- public:
-  explicit JsonSource(std::unique_ptr<ByteReader> in) : m_in(std::move(in)) {
-    std::string_view w = m_in->window();
-    if (w.substr(0, 3) == "\xEF\xBB\xBF") {
-      m_in->advance(3);
-      m_line_start = 3;
+// YAML input is UTF-8 checked by libyaml, so JSON strings are too. Almost every string in a
+// dump is ASCII, which is checked eight bytes at a time. Surrogates are let through: RapidJSON
+// decodes a lone "\udc00" escape to one.
+bool valid_utf8(std::string_view s) {
+  std::size_t i = 0;
+  for (std::uint64_t w = 0; i + 8 <= s.size(); i += 8) {
+    std::memcpy(&w, s.data() + i, 8);
+    if ((w & 0x8080808080808080U) != 0) {
+      break;
     }
   }
-
-  const Event& next() override;
-  void skip_value_rest() override;
-  const std::string& file_name() const override { return m_in->name(); }
-
- private:
-  [[noreturn]] void fail(ParseErrorCode code) const { fail(code, m_in->offset()); }
-  [[noreturn]] void fail(ParseErrorCode code, std::uint64_t offset) const;
-  Mark here() const {
-    return Mark{m_line, static_cast<std::uint32_t>(m_in->offset() - m_line_start + 1)};
-  }
-  void skip_blanks();
-  void expect(char c, ParseErrorCode code) {
-    skip_blanks();
-    if (m_in->peek() != c) {
-      fail(code);
+  while (i < s.size()) {
+    auto c = static_cast<unsigned char>(s[i]);
+    std::size_t len = c < 0x80 ? 1 : (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3 : 4;
+    std::uint32_t min = len == 2 ? 0x80 : len == 3 ? 0x800 : 0x10000;
+    std::uint32_t cp = c & (0x7FU >> len);
+    if ((len == 4 && (c & 0xF8) != 0xF0) || i + len > s.size()) {
+      return false;
     }
-    m_in->advance(1);
-  }
-  const Event& emit(EventType type, Mark mark) {
-    m_out = Event{type, mark, {}, ScalarStyle::plain};
-    return m_out;
-  }
-  const Event& emit_scalar(Mark mark, ScalarStyle style) {
-    m_out = Event{EventType::scalar, mark, m_text, style};
-    return m_out;
-  }
-  const Event& top_level();
-  const Event& in_object(Frame& f);
-  const Event& in_array(Frame& f);
-  const Event& value();
-  const Event& close(EventType type);
-  void read_string();
-  void read_escape();
-  void read_number();
-  void read_literal(std::string_view word);
-  unsigned read_hex4();
-  void append_utf8(unsigned cp);
-  int take() {
-    int c = m_in->peek();
-    if (c >= 0) {
-      m_in->advance(1);
+    for (std::size_t k = 1; k < len; ++k) {
+      auto d = static_cast<unsigned char>(s[i + k]);
+      if ((d & 0xC0) != 0x80) {
+        return false;
+      }
+      cp = (cp << 6) | (d & 0x3FU);
     }
-    return c;
+    if (len > 1 && (cp < min || cp > 0x10FFFF)) {
+      return false;
+    }
+    i += len;
   }
+  return true;
+}
 
-  std::unique_ptr<ByteReader> m_in;
-  std::vector<Frame> m_stack;
-  bool m_in_document = false;
-  bool m_root_read = false;
-  bool m_done = false;
-  std::uint32_t m_line = 1;
-  std::uint64_t m_line_start = 0;  // offset of the first byte of the current line
-  std::uint64_t m_escape = 0;      // offset of the backslash being decoded, for messages
-  std::string m_text;
-  Event m_out;
-};
-
-void JsonSource::fail(ParseErrorCode code, std::uint64_t offset) const {
+std::string error_text(rapidjson::ParseErrorCode code) {
   // RapidJSON's texts are sentences; diagnostics are lower-case without a final period.
   std::string text = rapidjson::GetParseError_En(code);
   if (!text.empty() && text.back() == '.') {
@@ -98,340 +70,212 @@ void JsonSource::fail(ParseErrorCode code, std::uint64_t offset) const {
   if (!text.empty() && text[0] >= 'A' && text[0] <= 'Z') {
     text[0] = static_cast<char>(text[0] - 'A' + 'a');
   }
-  auto column = static_cast<std::uint32_t>(offset - m_line_start + 1);
-  throw InputError(SourceLoc{m_in->name(), m_line, column}, text);
+  return text;
 }
 
-void JsonSource::skip_blanks() {
+// The SAX handler and the parsing loop, run on the producer thread.
+class JsonProducer : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, JsonProducer> {
+ public:
+  JsonProducer(std::unique_ptr<ByteReader> in, JsonBatchQueue& queue)
+      : m_in(std::move(in)), m_input(*m_in), m_queue(queue) {}
+
+  void run();
+
+  bool Null() { return scalar("null", ScalarStyle::plain); }
+  bool Bool(bool b) { return scalar(b ? "true" : "false", ScalarStyle::plain); }
+  bool RawNumber(const char* s, rapidjson::SizeType n, bool) {
+    return scalar({s, n}, ScalarStyle::plain);
+  }
+  bool String(const char* s, rapidjson::SizeType n, bool) { return quoted({s, n}); }
+  bool Key(const char* s, rapidjson::SizeType n, bool) { return quoted({s, n}); }
+  bool StartObject() { return open(EventType::map_start); }
+  bool EndObject(rapidjson::SizeType) { return close(EventType::map_end); }
+  bool StartArray() { return open(EventType::seq_start); }
+  bool EndArray(rapidjson::SizeType) { return close(EventType::seq_end); }
+  // Numbers arrive through RawNumber; the typed callbacks are unreachable with these flags.
+  bool Default() { return false; }
+
+ private:
+  bool scalar(std::string_view text, ScalarStyle style) {
+    JsonBatch& b = *m_batch;
+    b.events.push_back(JsonEvent{EventType::scalar, style, static_cast<std::uint32_t>(text.size()),
+                                 b.text.size(), m_input.token_start()});
+    b.text.append(text);
+    return flush_if_full();
+  }
+  bool quoted(std::string_view text) {
+    if (!valid_utf8(text)) {
+      m_bad_string = true;
+      return false;
+    }
+    return scalar(text, ScalarStyle::quoted);
+  }
+  bool open(EventType type) {
+    if (++m_depth > k_max_depth) {
+      m_too_deep = m_input.token_start();
+      return false;
+    }
+    return bracket(type);
+  }
+  bool close(EventType type) {
+    --m_depth;
+    return bracket(type);
+  }
+  bool bracket(EventType type) {
+    add(type, m_input.token_start());
+    return flush_if_full();
+  }
+  void add(EventType type, Mark mark) {
+    m_batch->events.push_back(JsonEvent{type, ScalarStyle::plain, 0, 0, mark});
+  }
+  bool flush_if_full() {
+    if (m_batch->full() && !m_queue.push(m_batch)) {
+      m_cancelled = true;
+    }
+    return !m_cancelled;
+  }
+  bool parse_documents();
+  void fail(Mark mark, std::string message) {
+    m_batch->error = std::make_exception_ptr(
+        InputError(SourceLoc{m_in->name(), mark.line, mark.column}, std::move(message)));
+  }
+
+  std::unique_ptr<ByteReader> m_in;
+  JsonInput m_input;
+  JsonBatchQueue& m_queue;
+  std::unique_ptr<JsonBatch> m_batch = std::make_unique<JsonBatch>();
+  int m_depth = 0;
+  Mark m_too_deep;
+  bool m_bad_string = false;
+  bool m_cancelled = false;
+};
+
+void JsonProducer::run() {
+  try {
+    if (!parse_documents()) {
+      return;  // cancelled
+    }
+  } catch (...) {
+    m_batch->error = std::current_exception();  // out of memory, most likely
+  }
+  m_batch->last = true;
+  m_queue.push(m_batch);
+}
+
+// False when the reading side went away.
+bool JsonProducer::parse_documents() {
+  rapidjson::Reader reader;
   for (;;) {
-    std::string_view w = m_in->window();
-    if (w.empty()) {
-      return;
+    m_input.skip_blanks();
+    if (m_input.at_end() && m_input.read_error() == nullptr) {
+      add(EventType::stream_end, m_input.here());
+      return true;
     }
-    std::size_t i = 0;
-    for (; i < w.size(); ++i) {
-      char c = w[i];
-      if (c == '\n') {
-        ++m_line;
-        m_line_start = m_in->offset() + i + 1;
-      } else if (c != ' ' && c != '\t' && c != '\r') {
-        break;
-      }
+    add(EventType::document_start, m_input.here());
+    m_depth = 0;
+    rapidjson::ParseResult result = reader.Parse<k_parse_flags>(m_input, *this);
+    if (m_input.read_error() != nullptr) {
+      m_batch->error = m_input.read_error();
+      return true;
     }
-    m_in->advance(i);
-    if (i < w.size()) {
-      return;
+    if (m_cancelled) {
+      return false;
     }
+    if (result.Code() == rapidjson::kParseErrorTermination && m_depth > k_max_depth) {
+      fail(m_too_deep, "nesting is too deep");
+      return true;
+    }
+    if (result.Code() == rapidjson::kParseErrorTermination && m_bad_string) {
+      // At the string's start: the decoded text has no byte offsets to point into.
+      fail(m_input.token_start(), error_text(rapidjson::kParseErrorStringInvalidEncoding));
+      return true;
+    }
+    if (result.IsError()) {
+      fail(m_input.mark_at(result.Offset()), error_text(result.Code()));
+      return true;
+    }
+    add(EventType::document_end, m_input.here());
   }
 }
+
+class JsonSource final : public EventSource {
+ public:
+  explicit JsonSource(std::unique_ptr<ByteReader> in)
+      : m_name(in->name()), m_producer(std::move(in), m_queue) {
+    m_thread = std::thread([this] { m_producer.run(); });
+  }
+  // Abandoning the input early is normal (a syntax error ends a file): the producer is told
+  // to stop at its next hand-over and joined.
+  ~JsonSource() override {
+    m_queue.cancel();
+    m_thread.join();
+  }
+  JsonSource(const JsonSource&) = delete;
+  JsonSource& operator=(const JsonSource&) = delete;
+
+  const Event& next() override;
+  void skip_value_rest() override;
+  const std::string& file_name() const override { return m_name; }
+
+ private:
+  // The current raw event, fetching the next batch when this one is spent.
+  const JsonEvent& peek_raw() {
+    while (m_batch == nullptr || m_pos == m_batch->events.size()) {
+      if (m_batch != nullptr && m_batch->last) {
+        if (m_batch->error == nullptr) {
+          // Not reached: a last batch without an error ends with stream_end, which stays.
+          throw InputError(SourceLoc{m_name, 0, 0}, "unexpected end of input");
+        }
+        std::rethrow_exception(m_batch->error);
+      }
+      m_batch = m_queue.pop(std::move(m_batch));
+      m_pos = 0;
+    }
+    return m_batch->events[m_pos];
+  }
+
+  std::string m_name;
+  JsonBatchQueue m_queue;
+  JsonProducer m_producer;
+  std::thread m_thread;
+  std::unique_ptr<JsonBatch> m_batch;
+  std::size_t m_pos = 0;
+  Event m_out;
+};
 
 const Event& JsonSource::next() {
-  if (m_done) {
-    return emit(EventType::stream_end, here());
+  const JsonEvent& raw = peek_raw();
+  if (raw.type != EventType::stream_end) {
+    ++m_pos;  // stream_end stays, to be returned again
   }
-  if (m_stack.empty()) {
-    return top_level();
+  std::string_view text;
+  if (raw.type == EventType::scalar) {
+    text = std::string_view(m_batch->text).substr(raw.text_offset, raw.text_len);
   }
-  Frame& f = m_stack.back();
-  return f.object ? in_object(f) : in_array(f);
+  m_out = Event{raw.type, raw.mark, text, raw.style};
+  return m_out;
 }
 
-const Event& JsonSource::top_level() {
-  if (!m_in_document) {
-    skip_blanks();
-    if (m_in->peek() < 0) {
-      m_done = true;
-      return emit(EventType::stream_end, here());
-    }
-    m_in_document = true;
-    m_root_read = false;
-    return emit(EventType::document_start, here());
-  }
-  if (!m_root_read) {
-    m_root_read = true;
-    skip_blanks();
-    return value();
-  }
-  m_in_document = false;
-  return emit(EventType::document_end, here());
-}
-
-const Event& JsonSource::in_object(Frame& f) {
-  skip_blanks();
-  Mark mark = here();
-  if (f.step == Step::need_value) {
-    expect(':', rapidjson::kParseErrorObjectMissColon);
-    skip_blanks();
-    f.step = Step::after_value;
-    return value();
-  }
-  int c = m_in->peek();
-  if (c == '}') {
-    m_in->advance(1);
-    return close(EventType::map_end);
-  }
-  if (f.step == Step::after_value) {
-    if (c != ',') {
-      fail(rapidjson::kParseErrorObjectMissCommaOrCurlyBracket);
-    }
-    m_in->advance(1);
-    skip_blanks();
-    mark = here();
-    c = m_in->peek();
-  }
-  if (c != '"') {
-    fail(rapidjson::kParseErrorObjectMissName);
-  }
-  read_string();
-  f.step = Step::need_value;
-  return emit_scalar(mark, ScalarStyle::quoted);
-}
-
-const Event& JsonSource::in_array(Frame& f) {
-  skip_blanks();
-  int c = m_in->peek();
-  if (c == ']') {
-    m_in->advance(1);
-    return close(EventType::seq_end);
-  }
-  if (f.step == Step::after_value) {
-    if (c != ',') {
-      fail(rapidjson::kParseErrorArrayMissCommaOrSquareBracket);
-    }
-    m_in->advance(1);
-    skip_blanks();
-  }
-  f.step = Step::after_value;
-  return value();
-}
-
-const Event& JsonSource::close(EventType type) {
-  Mark mark{m_line, static_cast<std::uint32_t>(m_in->offset() - m_line_start)};
-  m_stack.pop_back();
-  return emit(type, mark);
-}
-
-// One value starts at the current byte (blanks already skipped).
-const Event& JsonSource::value() {
-  Mark mark = here();
-  switch (m_in->peek()) {
-    case '{':
-      m_in->advance(1);
-      m_stack.push_back(Frame{true, Step::first});
-      return emit(EventType::map_start, mark);
-    case '[':
-      m_in->advance(1);
-      m_stack.push_back(Frame{false, Step::first});
-      return emit(EventType::seq_start, mark);
-    case '"':
-      read_string();
-      return emit_scalar(mark, ScalarStyle::quoted);
-    case 't':
-      read_literal("true");
-      return emit_scalar(mark, ScalarStyle::plain);
-    case 'f':
-      read_literal("false");
-      return emit_scalar(mark, ScalarStyle::plain);
-    case 'n':
-      read_literal("null");
-      return emit_scalar(mark, ScalarStyle::plain);
-    default:
-      read_number();
-      return emit_scalar(mark, ScalarStyle::plain);
-  }
-}
-
-void JsonSource::read_literal(std::string_view word) {
-  m_text.clear();
-  for (char want : word) {
-    if (m_in->peek() != static_cast<unsigned char>(want)) {
-      fail(rapidjson::kParseErrorValueInvalid);
-    }
-    m_in->advance(1);
-    m_text.push_back(want);
-  }
-}
-
-void JsonSource::read_number() {
-  m_text.clear();
-  auto digits = [this] {
-    std::size_t n = 0;
-    for (int c = m_in->peek(); c >= '0' && c <= '9'; c = m_in->peek(), ++n) {
-      m_text.push_back(static_cast<char>(take()));
-    }
-    return n;
-  };
-  if (m_in->peek() == '-') {
-    m_text.push_back(static_cast<char>(take()));
-  }
-  if (m_in->peek() == '0') {
-    m_text.push_back(static_cast<char>(take()));
-  } else if (digits() == 0) {
-    fail(rapidjson::kParseErrorValueInvalid);
-  }
-  if (m_in->peek() == '.') {
-    m_text.push_back(static_cast<char>(take()));
-    if (digits() == 0) {
-      fail(rapidjson::kParseErrorNumberMissFraction);
-    }
-  }
-  if (m_in->peek() == 'e' || m_in->peek() == 'E') {
-    m_text.push_back(static_cast<char>(take()));
-    if (m_in->peek() == '+' || m_in->peek() == '-') {
-      m_text.push_back(static_cast<char>(take()));
-    }
-    if (digits() == 0) {
-      fail(rapidjson::kParseErrorNumberMissExponent);
-    }
-  }
-}
-
-void JsonSource::read_string() {
-  m_text.clear();
-  m_in->advance(1);  // the opening quote
-  for (;;) {
-    std::string_view w = m_in->window();
-    if (w.empty()) {
-      fail(rapidjson::kParseErrorStringMissQuotationMark);
-    }
-    std::size_t i = 0;
-    while (i < w.size() && w[i] != '"' && w[i] != '\\' &&
-           static_cast<unsigned char>(w[i]) >= 0x20) {
-      ++i;
-    }
-    m_text.append(w.data(), i);
-    m_in->advance(i);
-    if (i == w.size()) {
-      continue;
-    }
-    if (w[i] == '"') {
-      m_in->advance(1);
-      return;
-    }
-    if (w[i] != '\\') {
-      fail(rapidjson::kParseErrorStringInvalidEncoding);
-    }
-    m_escape = m_in->offset();
-    m_in->advance(1);
-    read_escape();
-  }
-}
-
-void JsonSource::read_escape() {
-  int c = take();
-  switch (c) {
-    case '"':
-    case '\\':
-    case '/':
-      m_text.push_back(static_cast<char>(c));
-      return;
-    case 'b':
-      m_text.push_back('\b');
-      return;
-    case 'f':
-      m_text.push_back('\f');
-      return;
-    case 'n':
-      m_text.push_back('\n');
-      return;
-    case 'r':
-      m_text.push_back('\r');
-      return;
-    case 't':
-      m_text.push_back('\t');
-      return;
-    case 'u':
-      break;
-    default:
-      fail(rapidjson::kParseErrorStringEscapeInvalid, m_escape);
-  }
-  unsigned cp = read_hex4();
-  if (cp >= 0xD800 && cp <= 0xDBFF) {
-    if (take() != '\\' || take() != 'u') {
-      fail(rapidjson::kParseErrorStringUnicodeSurrogateInvalid, m_escape);
-    }
-    unsigned low = read_hex4();
-    if (low < 0xDC00 || low > 0xDFFF) {
-      fail(rapidjson::kParseErrorStringUnicodeSurrogateInvalid, m_escape);
-    }
-    cp = 0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00);
-  }
-  append_utf8(cp);
-}
-
-unsigned JsonSource::read_hex4() {
-  unsigned v = 0;
-  for (int i = 0; i < 4; ++i) {
-    int c = take();
-    unsigned d = 0;
-    if (c >= '0' && c <= '9') {
-      d = static_cast<unsigned>(c - '0');
-    } else if (c >= 'a' && c <= 'f') {
-      d = static_cast<unsigned>(c - 'a' + 10);
-    } else if (c >= 'A' && c <= 'F') {
-      d = static_cast<unsigned>(c - 'A' + 10);
-    } else {
-      fail(rapidjson::kParseErrorStringUnicodeEscapeInvalidHex, m_escape);
-    }
-    v = v * 16 + d;
-  }
-  return v;
-}
-
-void JsonSource::append_utf8(unsigned cp) {
-  auto put = [this](unsigned b) { m_text.push_back(static_cast<char>(b)); };
-  if (cp < 0x80) {
-    put(cp);
-  } else if (cp < 0x800) {
-    put(0xC0 | (cp >> 6));
-    put(0x80 | (cp & 0x3F));
-  } else if (cp < 0x10000) {
-    put(0xE0 | (cp >> 12));
-    put(0x80 | ((cp >> 6) & 0x3F));
-    put(0x80 | (cp & 0x3F));
-  } else {
-    put(0xF0 | (cp >> 18));
-    put(0x80 | ((cp >> 12) & 0x3F));
-    put(0x80 | ((cp >> 6) & 0x3F));
-    put(0x80 | (cp & 0x3F));
-  }
-}
-
-// Skips the container just opened by scanning bytes, without building strings or events:
-// managedFields and the like are most of a JSON dump.
+// RapidJSON has tokenised the skipped value anyway; this only avoids building the events.
 void JsonSource::skip_value_rest() {
-  std::string closers(1, m_stack.back().object ? '}' : ']');
-  while (!closers.empty()) {
-    std::string_view w = m_in->window();
-    if (w.empty()) {
-      fail(closers.back() == '}' ? rapidjson::kParseErrorObjectMissCommaOrCurlyBracket
-                                 : rapidjson::kParseErrorArrayMissCommaOrSquareBracket);
-    }
-    std::size_t i = 0;
-    for (; i < w.size() && !closers.empty(); ++i) {
-      char c = w[i];
-      if (c == '\n') {
-        ++m_line;
-        m_line_start = m_in->offset() + i + 1;
-      } else if (c == '"') {
+  int depth = 1;
+  while (depth > 0) {
+    switch (peek_raw().type) {
+      case EventType::map_start:
+      case EventType::seq_start:
+        ++depth;
         break;
-      } else if (c == '{' || c == '[') {
-        closers.push_back(c == '{' ? '}' : ']');
-      } else if (c == '}' || c == ']') {
-        if (c != closers.back()) {
-          m_in->advance(i);
-          fail(closers.back() == '}' ? rapidjson::kParseErrorObjectMissCommaOrCurlyBracket
-                                     : rapidjson::kParseErrorArrayMissCommaOrSquareBracket);
-        }
-        closers.pop_back();
-      }
+      case EventType::map_end:
+      case EventType::seq_end:
+        --depth;
+        break;
+      case EventType::stream_end:
+        return;
+      default:
+        break;
     }
-    m_in->advance(i);
-    if (i < w.size() && w[i] == '"' && !closers.empty()) {
-      read_string();
-    }
+    ++m_pos;
   }
-  m_stack.pop_back();
 }
 
 }  // namespace

@@ -3,16 +3,8 @@
 #include <array>
 
 #include "load/decode.h"
-#include "load/queues_yaml.h"
 
 namespace kpreempt::load {
-
-// Kueue kinds, Namespaces and Kueue-managed Jobs (decode_kueue.cpp dispatches on kind).
-void decode_kueue(const Field& root, DecodeContext& ctx);
-// Koordinator ElasticQuota and PodGroup (decode_koordinator.cpp dispatches on kind).
-void decode_koordinator(const Field& root, DecodeContext& ctx);
-// CapacityScheduling ElasticQuota (decode_capacity.cpp).
-void decode_elastic_quota(const Field& root, DecodeContext& ctx);
 
 namespace {
 

@@ -122,7 +122,8 @@ class Parser {
     if (v == "false" || v == "no" || v == "off" || v == "n") {
       return false;
     }
-    fail(n.Mark(), path, "\"" + (n.IsScalar() ? n.Scalar() : std::string()) + "\" is not a boolean");
+    fail(n.Mark(), path,
+         "\"" + (n.IsScalar() ? n.Scalar() : std::string()) + "\" is not a boolean");
   }
 
   std::int64_t uint(const YAML::Node& n, const std::string& path) const {
@@ -130,7 +131,8 @@ class Parser {
     if (v.empty()) {
       return 0;
     }
-    if (v.size() > 18 || !std::all_of(v.begin(), v.end(), [](unsigned char c) { return std::isdigit(c); })) {
+    if (v.size() > 18 ||
+        !std::all_of(v.begin(), v.end(), [](unsigned char c) { return std::isdigit(c); })) {
       fail(n.Mark(), path, "\"" + v + "\" is not an unsigned integer");
     }
     return std::stoll(v);
@@ -157,7 +159,8 @@ class Parser {
 
   // A guaranteed or max map; kept only when some value is positive (resources.go
   // NewResourceFromConf + the "IsZero" checks of queue.go).
-  std::optional<model::YkResource> resource_map(const YAML::Node& n, const std::string& path) const {
+  std::optional<model::YkResource> resource_map(const YAML::Node& n,
+                                                const std::string& path) const {
     model::YkResource out;
     bool positive = false;
     for (const auto& [key, text] : string_map(n, path)) {
@@ -208,8 +211,8 @@ class Parser {
   }
 
   model::YkPartition partition(const YAML::Node& n, const std::string& path) {
-    check_fields(n, path, {"name", "queues", "placementrules", "limits", "preemption",
-                           "nodesortpolicy"});
+    check_fields(n, path,
+                 {"name", "queues", "placementrules", "limits", "preemption", "nodesortpolicy"});
     model::YkPartition p;
     p.name = str(n["name"], join(path, "name"));
     p.loc = loc(n.Mark());
@@ -217,7 +220,9 @@ class Parser {
       p.queues.push_back(queue(q, at));
     });
     for_items(n["placementrules"], join(path, "placementrules"),
-              [&](const YAML::Node& r, const std::string& at) { p.placement_rules.push_back(rule(r, at)); });
+              [&](const YAML::Node& r, const std::string& at) {
+                p.placement_rules.push_back(rule(r, at));
+              });
     limits(n["limits"], join(path, "limits"));
     p.has_limits = n["limits"].IsDefined() && !n["limits"].IsNull();
     const YAML::Node pre = n["preemption"];
@@ -233,8 +238,9 @@ class Parser {
   }
 
   YkQueueConfig queue(const YAML::Node& n, const std::string& path) {
-    check_fields(n, path, {"name", "parent", "resources", "maxapplications", "properties",
-                           "adminacl", "submitacl", "childtemplate", "queues", "limits"});
+    check_fields(n, path,
+                 {"name", "parent", "resources", "maxapplications", "properties", "adminacl",
+                  "submitacl", "childtemplate", "queues", "limits"});
     YkQueueConfig q;
     q.name = str(n["name"], join(path, "name"));
     q.loc = loc(n.Mark());

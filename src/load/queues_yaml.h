@@ -3,12 +3,13 @@
 // it in a dump (ConfigMap yunikorn/yunikorn-configs, or a bare queues.yaml document).
 #pragma once
 
+#include "load/decode.h"
+
+#include "kpreempt/model/yunikorn.h"
+
 #include <cstdint>
 #include <string>
 #include <string_view>
-
-#include "kpreempt/model/yunikorn.h"
-#include "load/decode.h"
 
 namespace kpreempt::load {
 
@@ -30,15 +31,5 @@ struct QueuesYamlOrigin {
 // errors (InputError at the offending line of the input).
 model::YunikornConfig parse_queues_yaml(std::string_view text, const QueuesYamlOrigin& origin);
 
-// ConfigMap decoder: reads yunikorn/yunikorn-configs and yunikorn/yunikorn-defaults, ignores the
-// rest.
-void decode_config_map(const Field& root, DecodeContext& ctx);
-// A bare queues.yaml document (top-level `partitions:`, no kind), re-read from its file.
-void decode_bare_queues_yaml(const Field& root, DecodeContext& ctx);
-
-// The entry for a document without a kind that is still read (a bare queues.yaml), or nullptr.
-// Defined with the kinds table (kinds.cpp); the stream reader consults it before refusing a
-// document that has no kind.
-const KindEntry* find_kindless(const Field& root);
 
 }  // namespace kpreempt::load

@@ -162,6 +162,11 @@ void StreamReader::decode() {
 void StreamReader::decode_checked(Field root, Object& obj) {
   Field kind = root["kind"];
   if (!kind.present()) {
+    if (const KindEntry* kindless = find_kindless(root)) {
+      obj.description = std::string(kindless->kind);
+      kindless->decode(root, m_ctx);
+      return;
+    }
     throw InputError(root.loc(), "object has no kind");
   }
   const KindEntry* entry = find_kind(root["apiVersion"].str(), kind.str());

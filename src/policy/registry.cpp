@@ -4,9 +4,13 @@
 #include <array>
 #include <string_view>
 
+#include "kpreempt/policy/capacity.h"
 #include "kpreempt/policy/default.h"
+#include "kpreempt/policy/koordinator.h"
+#include "kpreempt/policy/kueue.h"
 #include "kpreempt/policy/policy.h"
 #include "kpreempt/policy/toleration.h"
+#include "kpreempt/policy/yunikorn.h"
 
 namespace kpreempt::policy {
 namespace {
@@ -33,6 +37,18 @@ constexpr std::array k_policies{
     Entry{"toleration", "scheduler-plugins PreemptionToleration",
           "scheduler-plugins v0.35 pkg/preemptiontoleration", "PreemptionToleration",
           decide_toleration, any_toleration_class, false},
+    Entry{"capacity", "scheduler-plugins CapacityScheduling (ElasticQuota min/max)",
+          "scheduler-plugins v0.35 pkg/capacityscheduling", "CapacityScheduling",
+          decide_capacity, capacity_applies, false},
+    Entry{"koordinator", "Koordinator ElasticQuota and job-level (gang) preemption",
+          "koordinator v1.8.0-61 pkg/scheduler/plugins/elasticquota, coscheduling/core",
+          "ElasticQuota", decide_koordinator, koordinator_applies, false},
+    Entry{"kueue", "Kueue classical workload preemption (ClusterQueue and cohort quota)",
+          "kueue v0.14.8 pkg/scheduler/preemption, flavorassigner", "Kueue", decide_kueue,
+          kueue_applies, true},
+    Entry{"yunikorn", "Apache YuniKorn queue-guarantee preemption (the seven laws)",
+          "yunikorn-core v1.7.0 pkg/scheduler/objects/preemption.go", "YuniKorn",
+          decide_yunikorn, yunikorn_applies, false},
 };
 
 }  // namespace

@@ -123,8 +123,7 @@ void print_nodes(const policy::Decision& d, bool wide, std::ostream& out) {
   if (listed.empty() && grouped.empty()) {
     return;
   }
-  bool nodes = d.verdict_unit == "node";
-  if (nodes) {
+  if (d.verdict_unit == "node") {
     out << (d.outcome == policy::Outcome::preempt ? "  why not the other nodes\n" : "  nodes\n");
   } else {
     out << "  candidates by " << d.verdict_unit << '\n';

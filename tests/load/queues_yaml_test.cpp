@@ -3,13 +3,14 @@
 // tree built from it (root insertion, property inheritance).
 #include "load/queues_yaml.h"
 
-#include <catch2/catch.hpp>
-#include <string>
-#include <vector>
-
 #include "kpreempt/diag.h"
 #include "kpreempt/load/load.h"
 #include "kpreempt/model/snapshot.h"
+
+#include <catch2/catch.hpp>
+
+#include <string>
+#include <vector>
 
 namespace kpreempt {
 namespace {
@@ -65,7 +66,8 @@ TEST_CASE("queue quantities follow YuniKorn's grammar with vcore in millicores",
 TEST_CASE("an unknown field rejects the file at its line", "[load][yunikorn]") {
   const std::string err = parse_error(
       "partitions:\n  - name: default\n    queues:\n      - name: root\n        maxapps: 3\n");
-  CHECK(err == "q.yaml:5:9: error: queues.yaml: partitions[0].queues[0]: unknown field \"maxapps\"");
+  CHECK(err ==
+        "q.yaml:5:9: error: queues.yaml: partitions[0].queues[0]: unknown field \"maxapps\"");
 }
 
 TEST_CASE("a bad quantity names the resource and the text", "[load][yunikorn]") {
@@ -99,9 +101,10 @@ TEST_CASE("a root queue is inserted above several top-level queues", "[load][yun
   CHECK(qs[1].leaf);
 }
 
-TEST_CASE("children inherit a disabled preemption policy and the delay but never priority "
-          "settings",
-          "[load][yunikorn]") {
+TEST_CASE(
+    "children inherit a disabled preemption policy and the delay but never priority "
+    "settings",
+    "[load][yunikorn]") {
   model::YunikornConfig c = parse(
       "partitions:\n  - name: default\n    queues:\n      - name: root\n        queues:\n"
       "          - name: p\n            properties:\n              preemption.policy: Disabled\n"

@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: Apache-2.0
+// scheduler-plugins PreemptionToleration (v0.35): DefaultPreemption where a victim's
+// PriorityClass annotations can exempt it from preemption by some preemptors for a while.
+#pragma once
+
+#include "kpreempt/model/objects.h"
+#include "kpreempt/model/snapshot.h"
+#include "kpreempt/model/time.h"
+#include "kpreempt/policy/policy.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace kpreempt::policy {
+
+Decision decide_toleration(const Input& in);
+
+inline constexpr std::string_view k_toleration_prefix =
+    "preemption-toleration.scheduling.x-k8s.io/";
+// Read by v0.22.x-v0.24.x only; current releases ignore keys under it.
+inline constexpr std::string_view k_toleration_legacy_prefix =
+    "preemption-toleration.scheduling.sigs.k8s.io/";
+inline constexpr std::string_view k_min_preemptable_priority_key =
+    "preemption-toleration.scheduling.x-k8s.io/minimum-preemptable-priority";
+inline constexpr std::string_view k_toleration_seconds_key =
+    "preemption-toleration.scheduling.x-k8s.io/toleration-seconds";
+
+// Go strconv.ParseInt(text, 10, bits): an optional sign, then ASCII digits only. On failure
+// `error` holds Go's message, e.g. `strconv.ParseInt: parsing "a": invalid syntax`.
+struct GoIntParse {
+  std::optional<std::int64_t> value;
+  std::string error;
+};
+GoIntParse parse_go_int(std::string_view text, int bits);
+
+struct TolerationPolicy {
+  std::int32_t minimum_preemptable_priority = 0;
+  bool minimum_defaulted = false;  // key absent: class value + 1
+  std::int64_t toleration_seconds = 0;
+  bool seconds_defaulted = false;  // key absent: 0
+};
+
+// The policy of a class, or the first annotation that failed to parse (which voids it all).
+struct TolerationPolicyParse {
+  std::optional<TolerationPolicy> policy;
+  std::string key, value, error;  // set when policy is empty
+};
+TolerationPolicyParse parse_toleration_policy(const model::PriorityClass& pc);
+
+// lastTransitionTime + seconds, with the window computed as Go's int64 nanosecond Duration
+// (wrapping on overflow). `scheduled_at` is truncated to whole seconds first.
+model::Instant toleration_expiry(model::Instant scheduled_at, std::int64_t seconds);
+
+// ExemptedFromPreemption for one lower-priority pod against the preemptor.
+struct Exemption {
+  enum class Kind { not_exempt, exempt, error };
+  Kind kind = Kind::not_exempt;
+  // not_exempt: no-priority-class, invalid-policy, min-preemptable-priority-reached,
+  //   toleration-expired; exempt: exempt:preemptor-never, tolerates:min-preemptable-priority,
+  //   tolerates:not-scheduled, tolerates-until:<RFC 3339>; error: error:priority-class-not-found
+  std::string code;
+  std::string detail;  // for people
+};
+Exemption evaluate_toleration(const model::Snapshot& snap, model::PodId victim,
+                              model::PodId preemptor, model::Instant now);
+
+}  // namespace kpreempt::policy

@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: Apache-2.0
+// Runs scenarios in-process (load -> snapshot -> policy, as `explain` does) and compares the
+// decision with the scenario's expectations.
+#pragma once
+
+#include "kpreempt/diag.h"
+#include "kpreempt/model/snapshot.h"
+#include "kpreempt/policy/policy.h"
+#include "kpreempt/scenario/scenario.h"
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace kpreempt::scenario {
+
+enum class Status { passed, failed, error };
+
+struct Result {
+  std::string name, case_file, policy;
+  Status status = Status::error;
+  // failed: one entry per unmet expectation ("outcome preempt, expected unschedulable");
+  // error: why the scenario could not be evaluated.
+  std::vector<std::string> problems;
+  std::optional<policy::Decision> decision;  // absent on error
+};
+
+// What the expectations say about a decision; empty when all hold.
+std::vector<std::string> compare(const Expect& expect, const policy::Decision& decision);
+
+// "--set"-style args for a policy: a bare key is qualified with the policy's plugin
+// ("minCandidateNodesPercentage" -> "DefaultPreemption.minCandidateNodesPercentage"); the
+// result is sorted by key and the last value of a repeated key wins.
+policy::Args qualify_args(const model::StringMap& args, std::string_view plugin);
+
+// Runs scenarios, loading each distinct set of cluster files once.
+class Runner {
+ public:
+  // `fallback_now` is used by scenarios without `now`.
+  explicit Runner(model::Instant fallback_now) : m_now(fallback_now) {}
+
+  // Input problems (cluster files that fail to load, a preemptor that is missing or not
+  // pending, args the policy rejects) give Status::error and go to `diags`; errors of a
+  // cluster shared by several scenarios are reported once.
+  Result run(const Scenario& s, std::vector<Diagnostic>& diags);
+
+ private:
+  struct Cluster;
+  std::shared_ptr<const Cluster> cluster_for(const Scenario& s, std::vector<Diagnostic>& diags);
+
+  model::Instant m_now;
+  std::map<std::vector<std::string>, std::shared_ptr<const Cluster>> m_clusters;
+};
+
+}  // namespace kpreempt::scenario

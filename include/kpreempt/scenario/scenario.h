@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: Apache-2.0
+// Scenario files: a case.yaml (preemptor, policy, clock, expectations) over one or more
+// cluster dumps, and how to find them in a folder tree. The format is the one of the
+// conformance cases plus notVictims, maxVictims, podFile and the cluster key.
+#pragma once
+
+#include "kpreempt/diag.h"
+#include "kpreempt/model/objects.h"
+#include "kpreempt/model/time.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace kpreempt::scenario {
+
+// Who arrives: a pending Pod or Kueue Workload of the cluster files, or a what-if manifest.
+struct Preemptor {
+  std::string kind;  // "Pod" or "Workload"; empty when pod_file is set
+  std::string namespace_, name;
+  std::string pod_file;  // preemptor.podFile resolved against the case file's folder
+  SourceLoc loc;         // of the preemptor key's value, for messages
+};
+
+// expect: what must hold of the decision. Every field but outcome is optional.
+struct Expect {
+  std::string outcome;                              // fits | preempt | unschedulable
+  std::optional<std::string> node;                  // exact nominated node
+  std::vector<std::string> node_one_of;             // empty: not asserted
+  std::optional<std::vector<std::string>> victims;  // exact set, "Pod/ns/name"
+  std::vector<std::string> not_victims;             // none of these may be evicted
+  std::optional<std::int64_t> max_victims;          // at most this many victims
+};
+
+struct Scenario {
+  std::string name;       // path of the case folder relative to the folder searched
+  std::string case_file;  // path as found, for messages and reports
+  std::vector<std::string> cluster_files;  // resolved, in the order written
+  SourceLoc cluster_loc;                   // of the cluster key, or the case file
+  std::string policy;
+  Preemptor preemptor;
+  std::optional<model::Instant> now;  // absent: the caller's clock
+  model::StringMap args;              // as written; bare keys are qualified by the runner
+  SourceLoc args_loc;
+  Expect expect;
+  std::string source, note;
+};
+
+// Parses one case file. `name` is the scenario name to report. Problems (YAML syntax, missing
+// or mistyped keys, unknown keys, unknown policy) are appended to `diags` with 1-based
+// positions; returns nullopt when any of them is an error.
+std::optional<Scenario> parse_case(const std::string& case_file, std::string name,
+                                   std::vector<Diagnostic>& diags);
+
+// Same, from memory (tests). `case_file` names the text in messages and anchors relative
+// cluster and podFile paths.
+std::optional<Scenario> parse_case_text(const std::string& text, const std::string& case_file,
+                                        std::string name, std::vector<Diagnostic>& diags);
+
+// The scenarios a `check` argument stands for: a case file, a folder holding case.yaml, or a
+// folder tree searched recursively for case.yaml files (sorted by path). A path that does not
+// exist, or a folder without any case.yaml, is an error in `diags`.
+std::vector<Scenario> discover(const std::string& path, std::vector<Diagnostic>& diags);
+
+}  // namespace kpreempt::scenario

@@ -1,0 +1,209 @@
+// SPDX-License-Identifier: Apache-2.0
+// Node and pod verdicts, victims and summaries for the default algorithm and its variants.
+#include "policy/common/explain.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <numeric>
+
+namespace kpreempt::policy::common {
+namespace {
+
+model::ObjectRef ref_of(const model::Pod& p) {
+  return {"Pod", p.namespace_, p.name};
+}
+
+std::string plural(std::size_t n, std::string_view word) {
+  return fmt::format("{} {}{}", n, word, n == 1 ? "" : "s");
+}
+
+std::string rank_detail(const CandidateRank& r) {
+  return fmt::format(
+      "{} PDB violation(s), highest victim priority {}, {} victim(s), adjusted priority sum {}, "
+      "earliest start {}",
+      r.pdb_violations, r.highest_victim_priority, r.victim_count, r.sum_adjusted,
+      model::to_string(r.earliest_start));
+}
+
+// The node's code and detail, from the furthest stage it reached.
+std::pair<std::string, std::string> node_code(const NodeState& s) {
+  const FilterStatus& f = s.first;
+  if (s.excluded) {
+    return {"prefilter-excluded:" + f.plugin, f.detail};
+  }
+  if (f.ok()) {
+    return {"passes-filters", "the pod fits here without preemption"};
+  }
+  if (f.code == Code::unresolvable) {
+    return {"node-unresolvable:" + f.plugin, f.detail};
+  }
+  if (!s.dry) {
+    return {"unschedulable:" + f.plugin, f.detail + " (preemption not attempted)"};
+  }
+  if (s.dry->result != DryRun::Result::candidate) {
+    return {s.dry->code, s.dry->detail};
+  }
+  if (s.winner) {
+    return {"candidate", "chosen: " + rank_detail(*s.rank)};
+  }
+  if (s.tied) {
+    return {"tied", "equal on every criterion; the first tied node by name is reported"};
+  }
+  return {"lost:" + s.lost, rank_detail(*s.rank)};
+}
+
+std::string why_not_examined(const NodeState& s) {
+  if (s.first.ok()) {
+    return "the pod fits here without preemption";
+  }
+  if (s.excluded || s.first.code == Code::unresolvable) {
+    return "removing pods cannot help on this node (" + s.first.plugin + ")";
+  }
+  return "preemption was not attempted";
+}
+
+void add_pod_verdicts(const Filters& f, model::NodeId id, const NodeState& s, NodeVerdict& nv) {
+  const model::Snapshot& snap = f.snapshot();
+  if (s.dry) {
+    nv.pods = s.dry->pods;
+    if (!s.winner) {
+      for (PodVerdict& v : nv.pods) {
+        v.victim = false;  // only the winner's victims are evicted
+      }
+    }
+  } else {
+    for (model::PodId p : snap.pods_on(id)) {
+      nv.pods.push_back(plain_verdict(snap, p, f.priority(), why_not_examined(s)));
+    }
+  }
+  for (model::PodId p : f.nominated_counted(id)) {
+    nv.pods.push_back(PodVerdict{
+        ref_of(snap.pods()[p]), snap.facts(p).priority, false, "nominated-counted",
+        fmt::format("nominated here with priority {}, not below the preemptor's: counted as "
+                    "running on the node",
+                    snap.facts(p).priority)});
+  }
+  if (!s.winner) {
+    return;
+  }
+  for (model::PodId p : snap.nominated_to(id)) {
+    if (p != f.preemptor() && snap.facts(p).priority < f.priority()) {
+      nv.pods.push_back(PodVerdict{ref_of(snap.pods()[p]), snap.facts(p).priority, false,
+                                   "nomination-cleared",
+                                   "lower-priority pod nominated here; preemption clears its "
+                                   "nominatedNodeName"});
+    }
+  }
+}
+
+}  // namespace
+
+std::vector<model::NodeId> nodes_by_name(const model::Snapshot& snap) {
+  std::vector<model::NodeId> ids(snap.nodes().size());
+  std::iota(ids.begin(), ids.end(), model::NodeId{0});
+  std::sort(ids.begin(), ids.end(), [&](model::NodeId a, model::NodeId b) {
+    return snap.nodes()[a].name < snap.nodes()[b].name;
+  });
+  return ids;
+}
+
+void add_victims(const Input& in, model::NodeId winner, const DryRun& dry, Decision& d) {
+  const model::Snapshot& snap = in.snapshot;
+  for (model::PodId id : dry.victims) {
+    const model::Pod& p = snap.pods()[id];
+    const model::ObjectRef ref = ref_of(p);
+    auto v = std::find_if(dry.pods.begin(), dry.pods.end(),
+                          [&](const PodVerdict& pv) { return pv.pod == ref; });
+    std::string reason = "victim";
+    if (v != dry.pods.end() && v->code.starts_with("pdb-violation:")) {
+      reason = v->code;
+    } else if (p.terminating()) {
+      reason = "already-terminating";  // upstream sends no delete call for it
+    }
+    Victim victim;
+    victim.ref = ref;
+    victim.node = snap.nodes()[winner].name;
+    victim.priority = snap.facts(id).priority;
+    victim.reason = std::move(reason);
+    d.victims.push_back(std::move(victim));
+    if (!p.start_time) {
+      d.warnings.push_back(
+          fmt::format("Pod {}/{} has no status.startTime; it was compared as starting at --now",
+                      p.namespace_, p.name));
+    }
+  }
+}
+
+void add_node_verdicts(const Filters& f, const std::vector<NodeState>& states, Decision& d) {
+  const model::Snapshot& snap = f.snapshot();
+  d.nodes.reserve(states.size());
+  for (model::NodeId id : nodes_by_name(snap)) {
+    const NodeState& s = states[id];
+    NodeVerdict nv;
+    nv.node = snap.nodes()[id].name;
+    std::tie(nv.code, nv.detail) = node_code(s);
+    nv.rank = s.rank;
+    add_pod_verdicts(f, id, s, nv);
+    d.nodes.push_back(std::move(nv));
+  }
+}
+
+std::string preempt_summary(const model::Snapshot& snap, const Decision& d,
+                            const CandidateRank& rank, const std::string& decided_by) {
+  (void)snap;
+  std::string why;
+  if (!d.tied_nodes.empty()) {
+    why = fmt::format("tied with {} on every criterion; first by name",
+                      fmt::join(d.tied_nodes.begin() + 1, d.tied_nodes.end(), ", "));
+  } else if (decided_by == "pdb-violations") {
+    why = fmt::format("fewest PDB violations {}", rank.pdb_violations);
+  } else if (decided_by == "highest-victim-priority") {
+    why = fmt::format("lowest highest-victim priority {}", rank.highest_victim_priority);
+  } else if (decided_by == "sum-priorities") {
+    why = "lowest sum of victim priorities";
+  } else if (decided_by == "victim-count") {
+    why = "fewest victims";
+  } else if (decided_by == "start-time") {
+    why = "its most important victims started latest";
+  } else {
+    why = "the only candidate";
+  }
+  return fmt::format("preempt {} on {} ({})", plural(d.victims.size(), "pod"), d.node, why);
+}
+
+std::string other_summary(const model::Snapshot& snap, const std::vector<NodeState>& states,
+                          const Decision& d) {
+  const std::string& reason = d.reasons.empty() ? std::string() : d.reasons.front();
+  if (reason == "fits") {
+    const auto n = std::count_if(states.begin(), states.end(),
+                                 [](const NodeState& s) { return s.first.ok(); });
+    return fmt::format("fits without preemption: {} pass the filters",
+                       plural(static_cast<std::size_t>(n), "node"));
+  }
+  if (reason == "preemption-policy-never") {
+    return "cannot preempt: its preemptionPolicy is Never";
+  }
+  if (reason.starts_with("waiting-for-victims:")) {
+    return fmt::format(
+        "cannot preempt yet: a lower-priority pod on its nominated node {} is still terminating "
+        "by preemption",
+        reason.substr(reason.find(':') + 1));
+  }
+  std::size_t unresolvable = 0, no_victims = 0, still = 0;
+  for (const NodeState& s : states) {
+    if (s.excluded || s.first.code == Code::unresolvable) {
+      ++unresolvable;
+    } else if (s.dry && s.dry->result == DryRun::Result::no_victims) {
+      ++no_victims;
+    } else if (s.dry) {
+      ++still;
+    }
+  }
+  return fmt::format(
+      "no candidate node among {}: {} where removing pods cannot help, {} without lower-priority "
+      "pods, {} still too full",
+      plural(snap.nodes().size(), "node"), unresolvable, no_victims, still);
+}
+
+}  // namespace kpreempt::policy::common

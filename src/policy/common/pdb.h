@@ -1,0 +1,41 @@
+// SPDX-License-Identifier: Apache-2.0
+// Splitting potential victims by PodDisruptionBudget. Mirrors kubernetes/kubernetes
+// pkg/scheduler/framework/plugins/defaultpreemption/default_preemption.go
+// filterPodsWithPDBViolation, release v1.34.
+#pragma once
+
+#include "kpreempt/model/snapshot.h"
+
+#include <cstddef>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace kpreempt::policy::common {
+
+// What the budgets said about one pod.
+struct PdbMatch {
+  enum class Kind { none, within_budget, violation, disrupted };
+  Kind kind = Kind::none;
+  std::string pdb;  // "ns/name" of the budget that decided `kind`
+};
+
+struct PdbSplit {
+  std::vector<model::PodId> violating, non_violating;  // both keep the input order
+  std::vector<PdbMatch> matches;                       // parallel to the input
+};
+
+class PdbIndex {
+ public:
+  explicit PdbIndex(const model::Snapshot& snap);
+
+  // Walks `sorted` (most important first) with one counter per budget, starting at
+  // status.disruptionsAllowed; a pod whose decrement takes some counter below zero violates.
+  PdbSplit split(const std::vector<model::PodId>& sorted) const;
+
+ private:
+  const model::Snapshot& m_snap;
+  std::unordered_map<std::string, std::vector<std::size_t>> m_by_namespace;
+};
+
+}  // namespace kpreempt::policy::common

@@ -1,0 +1,423 @@
+// SPDX-License-Identifier: Apache-2.0
+// PreemptionToleration: the default algorithm with a victim check that exempts pods whose
+// PriorityClass tolerates the preemptor. Mirrors kubernetes-sigs/scheduler-plugins
+// pkg/preemptiontoleration/preemption_toleration.go ExemptedFromPreemption and SelectVictimsOnNode,
+// and preemption_toleration_policy.go parsePreemptionTolerationPolicy (v0.35, commit 903da7df82cb).
+#include "kpreempt/policy/toleration.h"
+
+#include "kpreempt/diag.h"
+#include "kpreempt/policy/default.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <map>
+#include <mutex>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace kpreempt::policy {
+namespace {
+
+using model::Instant;
+using model::PodId;
+
+constexpr std::int64_t k_nanos_per_second = 1'000'000'000;
+// Go's zero time.Time, 0001-01-01T00:00:00Z: what a null lastTransitionTime decodes to.
+constexpr Instant k_go_zero_time{-62'135'596'800, 0};
+
+// strconv.Quote for the characters annotation values realistically hold.
+std::string go_quote(std::string_view s) {
+  std::string out = "\"";
+  for (unsigned char c : s) {
+    const char* named = c == '\n' ? "\\n" : c == '\t' ? "\\t" : c == '\r' ? "\\r" : nullptr;
+    if (named != nullptr) {
+      out += named;
+    } else if (c == '"' || c == '\\') {
+      out += {'\\', static_cast<char>(c)};
+    } else if (c < 0x20 || c == 0x7f) {
+      out += fmt::format("\\x{:02x}", c);
+    } else {
+      out += static_cast<char>(c);
+    }
+  }
+  return out + "\"";
+}
+
+enum class GoParseError { none, syntax, range };
+
+// strconv.ParseUint(s, 10, bits). Like Go, it reports "out of range" as soon as the value
+// overflows, even when a bad character follows.
+GoParseError parse_go_uint(std::string_view s, int bits, std::uint64_t& out) {
+  if (s.empty()) {
+    return GoParseError::syntax;
+  }
+  const std::uint64_t max_val = bits >= 64 ? UINT64_MAX : (std::uint64_t{1} << bits) - 1;
+  const std::uint64_t cutoff = UINT64_MAX / 10 + 1;
+  std::uint64_t n = 0;
+  for (char c : s) {
+    if (c < '0' || c > '9') {
+      return GoParseError::syntax;
+    }
+    if (n >= cutoff) {
+      return GoParseError::range;
+    }
+    n *= 10;
+    const std::uint64_t n1 = n + static_cast<std::uint64_t>(c - '0');
+    if (n1 < n || n1 > max_val) {
+      return GoParseError::range;
+    }
+    n = n1;
+  }
+  out = n;
+  return GoParseError::none;
+}
+
+Exemption make(Exemption::Kind kind, std::string code, std::string detail) {
+  return Exemption{kind, std::move(code), std::move(detail)};
+}
+
+model::PriorityClass builtin_class(std::string name, std::int32_t value) {
+  model::PriorityClass pc;
+  pc.name = std::move(name);
+  pc.value = value;
+  return pc;
+}
+
+// The lister of a real cluster always holds the two built-in classes, even when a dump left
+// them out.
+const model::PriorityClass* find_class(const model::Snapshot& snap, const std::string& name) {
+  if (const auto* pc = snap.find_priority_class(name)) {
+    return pc;
+  }
+  static const model::PriorityClass k_cluster_critical =
+      builtin_class("system-cluster-critical", model::k_system_cluster_critical);
+  static const model::PriorityClass k_node_critical =
+      builtin_class("system-node-critical", model::k_system_node_critical);
+  if (name == k_cluster_critical.name) {
+    return &k_cluster_critical;
+  }
+  if (name == k_node_critical.name) {
+    return &k_node_critical;
+  }
+  return nullptr;
+}
+
+// podutil.GetPodCondition: the first condition of the type.
+const model::PodCondition* pod_scheduled(const model::Pod& pod) {
+  for (const auto& c : pod.conditions) {
+    if (c.type == "PodScheduled") {
+      return &c;
+    }
+  }
+  return nullptr;
+}
+
+std::string minimum_text(const TolerationPolicy& p, const model::PriorityClass& pc) {
+  if (!p.minimum_defaulted) {
+    return std::to_string(p.minimum_preemptable_priority);
+  }
+  return fmt::format("{} (default: class value {} + 1{})", p.minimum_preemptable_priority, pc.value,
+                     p.seconds_defaulted ? "; the class sets no toleration" : "");
+}
+
+std::string seconds_text(const TolerationPolicy& p) {
+  if (p.seconds_defaulted) {
+    return "toleration-seconds=0 by default";
+  }
+  return fmt::format("toleration-seconds {}", p.toleration_seconds);
+}
+
+// Rows 6-9 of the decision table: the preemptor is below the minimum, so the time window
+// decides. Negative seconds and a pod not (yet) scheduled are judged before the clock.
+Exemption judge_window(const model::Pod& pod, const TolerationPolicy& p, Instant now) {
+  const std::int32_t min = p.minimum_preemptable_priority;
+  if (p.toleration_seconds < 0) {
+    return make(Exemption::Kind::exempt, "tolerates:min-preemptable-priority",
+                fmt::format("protected while priority < {} (toleration forever)", min));
+  }
+  const model::PodCondition* cond = pod_scheduled(pod);
+  if (cond == nullptr || cond->status != "True") {
+    const std::string why = cond == nullptr
+                                ? "no PodScheduled condition"
+                                : fmt::format("PodScheduled is {}", go_quote(cond->status));
+    return make(Exemption::Kind::exempt, "tolerates:not-scheduled",
+                fmt::format("protected from priority < {}: {}, so the toleration window has "
+                            "not started ({})",
+                            min, why, seconds_text(p)));
+  }
+  const bool null_time = !cond->last_transition_time.has_value();
+  const Instant scheduled = cond->last_transition_time.value_or(k_go_zero_time);
+  const Instant expiry = toleration_expiry(scheduled, p.toleration_seconds);
+  if (expiry > now) {
+    return make(Exemption::Kind::exempt, "tolerates-until:" + model::to_string(expiry),
+                fmt::format("protected from priority < {} until {} ({})", min,
+                            model::to_string(expiry), seconds_text(p)));
+  }
+  return make(Exemption::Kind::not_exempt, "toleration-expired",
+              fmt::format("toleration expired at {} (scheduled at {}{}, {})",
+                          model::to_string(expiry), model::to_string(Instant{scheduled.seconds, 0}),
+                          null_time ? ": lastTransitionTime null" : "", seconds_text(p)));
+}
+
+// A dump may carry the annotation prefix of v0.22-v0.24, which current releases ignore.
+std::string legacy_prefix_warning(const model::Snapshot& snap) {
+  std::vector<std::string> names;
+  for (const auto& pc : snap.priority_classes()) {
+    for (const auto& [key, value] : pc.annotations) {
+      if (key.starts_with(k_toleration_legacy_prefix)) {
+        names.push_back(go_quote(pc.name));
+        break;
+      }
+    }
+  }
+  if (names.empty()) {
+    return {};
+  }
+  const bool one = names.size() == 1;
+  return fmt::format(
+      "PriorityClass{} {} use{} the legacy annotation prefix {}, which scheduler-plugins "
+      "ignores since v0.25; {} pods get no toleration",
+      one ? "" : "es", fmt::join(names, ", "), one ? "s" : "", k_toleration_legacy_prefix,
+      one ? "its" : "their");
+}
+
+struct WindowField {
+  std::string_view name;
+  std::int64_t fallback;
+};
+
+// PreemptionTolerationArgs is an alias of DefaultPreemptionArgs, read under this plugin's name
+// (--set first, then the dump's scheduler configuration). The inner algorithm reads
+// DefaultPreemption.* keys, so it gets every field explicitly: DefaultPreemption's own args
+// belong to another plugin and do not apply to a profile running this one.
+Args toleration_args(const Input& in) {
+  const Args config(in.snapshot.scheduler_config().plugin_args);
+  model::StringMap inner;  // sorted by key: Absolute < Percentage
+  for (const WindowField& f : {WindowField{"minCandidateNodesAbsolute", 100},
+                               WindowField{"minCandidateNodesPercentage", 10}}) {
+    const std::string own = fmt::format("PreemptionToleration.{}", f.name);
+    std::int64_t value = f.fallback;
+    bool found = false;
+    for (const Args* a : {&in.args, &config}) {
+      for (std::string_view key : {std::string_view(own), f.name}) {
+        if (!found && a->find(key) != nullptr) {
+          value = a->get_int(key, f.fallback);
+          found = true;
+        }
+      }
+    }
+    inner.emplace_back(fmt::format("DefaultPreemption.{}", f.name), std::to_string(value));
+  }
+  // ValidateDefaultPreemptionArgs, with this plugin's names in the messages.
+  const std::int64_t absolute = std::stoll(inner[0].second);
+  const std::int64_t percentage = std::stoll(inner[1].second);
+  if (percentage < 0 || percentage > 100) {
+    throw UsageError(fmt::format(
+        "PreemptionToleration.minCandidateNodesPercentage: {} is not in the range [0, 100]",
+        percentage));
+  }
+  if (absolute < 0) {
+    throw UsageError(fmt::format(
+        "PreemptionToleration.minCandidateNodesAbsolute: {} is not in the range [0, inf)",
+        absolute));
+  }
+  if (percentage == 0 && absolute == 0) {
+    throw UsageError(
+        "PreemptionToleration: minCandidateNodesPercentage and minCandidateNodesAbsolute cannot "
+        "both be zero");
+  }
+  return Args(std::move(inner));
+}
+
+using Notes = std::map<PodId, std::string>;
+
+// Pods that stay preemptable keep the default verdict code; the reason their class did not
+// protect them goes first in the detail. Returns how many pods of the node are exempt.
+std::int64_t annotate_pods(NodeVerdict& nv, const model::Snapshot& snap, const Notes& notes) {
+  std::int64_t exempt = 0;
+  for (PodVerdict& pv : nv.pods) {
+    exempt += pv.code.starts_with("tolerates") || pv.code.starts_with("exempt:") ? 1 : 0;
+    const auto id = snap.find_pod(pv.pod.namespace_, pv.pod.name);
+    const auto it = id ? notes.find(*id) : notes.end();
+    if (it != notes.end()) {
+      pv.detail = pv.detail.empty() ? it->second : it->second + "; " + pv.detail;
+    }
+  }
+  return exempt;
+}
+
+// Where the default algorithm's wording does not fit this plugin: its own no-victims message,
+// exempt pods that keep a node full, a node error that ends the whole attempt, and the
+// nominated-node wait that any terminating pod triggers here.
+void retell(Decision& d, const Input& in, const Notes& notes) {
+  std::vector<const NodeVerdict*> errors;
+  for (NodeVerdict& nv : d.nodes) {
+    const std::int64_t exempt = annotate_pods(nv, in.snapshot, notes);
+    if (nv.code == "no-victims") {
+      nv.detail = fmt::format("No victims found on node {} for preemptor pod {}", nv.node,
+                              in.snapshot.pods()[in.preemptor].name);
+    }
+    if (exempt > 0 && (nv.code == "no-victims" || nv.code.starts_with("still-unschedulable:"))) {
+      nv.detail +=
+          fmt::format("; {} lower-priority pod(s) tolerate the preemptor and stay", exempt);
+    }
+    if (nv.code.starts_with("error:")) {
+      errors.push_back(&nv);
+    }
+  }
+  const std::string first = d.reasons.empty() ? std::string() : d.reasons.front();
+  if (first == "no-candidates" && !errors.empty()) {
+    // DryRunPreemption's error wins when no node produced a candidate: nothing is evicted.
+    d.reasons.insert(d.reasons.begin() + 1, "error");
+    d.summary = fmt::format(
+        "cannot preempt: the dry run failed on {} ({}) and no node produced a candidate, so the "
+        "attempt ends with that error",
+        errors.front()->node, errors.front()->detail);
+  } else if (first.starts_with("waiting-for-victims:")) {
+    d.summary = fmt::format(
+        "cannot preempt yet: a lower-priority pod on its nominated node {} is terminating",
+        first.substr(first.find(':') + 1));
+  }
+}
+
+VictimCheck to_victim_check(Exemption e) {
+  switch (e.kind) {
+    case Exemption::Kind::exempt:
+      return {VictimCheck::Kind::exempt, std::move(e.code), std::move(e.detail)};
+    case Exemption::Kind::error:
+      return {VictimCheck::Kind::node_error, std::move(e.code), std::move(e.detail)};
+    case Exemption::Kind::not_exempt:
+      break;
+  }
+  return {VictimCheck::Kind::eligible, std::move(e.code), std::move(e.detail)};
+}
+
+}  // namespace
+
+GoIntParse parse_go_int(std::string_view text, int bits) {
+  std::string_view digits = text;
+  const bool negative = !digits.empty() && digits.front() == '-';
+  if (!digits.empty() && (digits.front() == '+' || digits.front() == '-')) {
+    digits.remove_prefix(1);
+  }
+  std::uint64_t magnitude = 0;
+  GoParseError err = parse_go_uint(digits, bits, magnitude);
+  const std::uint64_t cutoff = std::uint64_t{1} << (bits - 1);
+  if (err == GoParseError::none && (negative ? magnitude > cutoff : magnitude >= cutoff)) {
+    err = GoParseError::range;
+  }
+  if (err != GoParseError::none) {
+    return {std::nullopt,
+            fmt::format("strconv.ParseInt: parsing {}: {}", go_quote(text),
+                        err == GoParseError::syntax ? "invalid syntax" : "value out of range")};
+  }
+  // Two's complement negation also yields the minimum value from its magnitude.
+  const std::uint64_t bits_value = negative ? ~magnitude + 1 : magnitude;
+  return {static_cast<std::int64_t>(bits_value), {}};
+}
+
+TolerationPolicyParse parse_toleration_policy(const model::PriorityClass& pc) {
+  TolerationPolicy p;
+  if (const std::string* v = model::find(pc.annotations, k_min_preemptable_priority_key)) {
+    GoIntParse r = parse_go_int(*v, 32);
+    if (!r.value) {
+      return {std::nullopt, std::string(k_min_preemptable_priority_key), *v, r.error};
+    }
+    p.minimum_preemptable_priority = static_cast<std::int32_t>(*r.value);
+  } else {
+    // int32 arithmetic: a class of value 2147483647 wraps, as Go does.
+    p.minimum_preemptable_priority =
+        static_cast<std::int32_t>(static_cast<std::uint32_t>(pc.value) + 1U);
+    p.minimum_defaulted = true;
+  }
+  if (const std::string* v = model::find(pc.annotations, k_toleration_seconds_key)) {
+    GoIntParse r = parse_go_int(*v, 64);
+    if (!r.value) {
+      return {std::nullopt, std::string(k_toleration_seconds_key), *v, r.error};
+    }
+    p.toleration_seconds = *r.value;
+  } else {
+    p.seconds_defaulted = true;
+  }
+  return {p, {}, {}, {}};
+}
+
+model::Instant toleration_expiry(model::Instant scheduled_at, std::int64_t seconds) {
+  // time.Duration(seconds) * time.Second overflows int64 silently in Go; C++20 defines the
+  // unsigned-to-signed conversion as the same two's complement wrap.
+  const auto window =
+      static_cast<std::int64_t>(static_cast<std::uint64_t>(seconds) * k_nanos_per_second);
+  // Time.Add: whole seconds truncated toward zero, then the remainder normalised.
+  std::int64_t secs = scheduled_at.seconds + window / k_nanos_per_second;
+  std::int64_t nanos = window % k_nanos_per_second;
+  if (nanos < 0) {
+    secs -= 1;
+    nanos += k_nanos_per_second;
+  }
+  return Instant{secs, static_cast<std::int32_t>(nanos)};
+}
+
+Exemption evaluate_toleration(const model::Snapshot& snap, model::PodId victim,
+                              model::PodId preemptor, model::Instant now) {
+  const model::Pod& pod = snap.pods()[victim];
+  if (pod.priority_class_name.empty()) {
+    return make(Exemption::Kind::not_exempt, "no-priority-class",
+                "no priorityClassName, so no toleration policy applies");
+  }
+  const model::PriorityClass* pc = find_class(snap, pod.priority_class_name);
+  if (pc == nullptr) {
+    return make(Exemption::Kind::error, "error:priority-class-not-found",
+                fmt::format("priorityclass.scheduling.k8s.io {} not found",
+                            go_quote(pod.priority_class_name)));
+  }
+  const model::PodFacts& pre = snap.facts(preemptor);
+  if (pre.preempt_never) {
+    return make(Exemption::Kind::exempt, "exempt:preemptor-never",
+                "the preemptor's preemptionPolicy is Never");
+  }
+  const TolerationPolicyParse parsed = parse_toleration_policy(*pc);
+  if (!parsed.policy) {
+    return make(Exemption::Kind::not_exempt, "invalid-policy",
+                fmt::format("PriorityClass {} annotation {}={}: {}; its whole toleration policy "
+                            "is ignored",
+                            go_quote(pc->name), parsed.key, go_quote(parsed.value), parsed.error));
+  }
+  const TolerationPolicy& p = *parsed.policy;
+  if (pre.priority >= p.minimum_preemptable_priority) {
+    return make(Exemption::Kind::not_exempt, "min-preemptable-priority-reached",
+                fmt::format("preemptor priority {} reaches minimum-preemptable-priority {}",
+                            pre.priority, minimum_text(p, *pc)));
+  }
+  return judge_window(pod, p, now);
+}
+
+Decision decide_toleration(const Input& in) {
+  const Args args = toleration_args(in);
+  const Input inner{in.snapshot, in.preemptor, in.now, args};
+  // Why pods that stay preemptable got no toleration. Guarded: the dry run may check nodes
+  // in parallel.
+  Notes notes;
+  std::mutex notes_mutex;
+  Variant variant;
+  variant.policy_name = "toleration";
+  variant.any_terminating_blocks = true;
+  variant.victim_check = [&](const model::Pod&, PodId id) {
+    Exemption e = evaluate_toleration(in.snapshot, id, in.preemptor, in.now);
+    if (e.kind == Exemption::Kind::not_exempt) {
+      const std::lock_guard lock(notes_mutex);
+      notes[id] = e.code + ": " + e.detail;
+    }
+    return to_victim_check(std::move(e));
+  };
+  Decision d = run_default_preemption(inner, variant);
+  retell(d, in, notes);
+  if (std::string w = legacy_prefix_warning(in.snapshot); !w.empty()) {
+    d.warnings.push_back(std::move(w));
+  }
+  return d;
+}
+
+}  // namespace kpreempt::policy

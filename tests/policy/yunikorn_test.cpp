@@ -1,0 +1,216 @@
+// SPDX-License-Identifier: Apache-2.0
+// YuniKorn policy: fences, priority offsets, preconditions, the required-node path and the
+// resource arithmetic quirks, on small dumps written inline.
+#include "kpreempt/policy/yunikorn.h"
+
+#include "policy/yunikorn/placement.h"
+#include "policy/yunikorn/resources.h"
+
+#include "kpreempt/load/load.h"
+#include "kpreempt/model/snapshot.h"
+
+#include <catch2/catch.hpp>
+
+#include <string>
+#include <vector>
+
+namespace kpreempt {
+namespace {
+
+using policy::yunikorn::Res;
+
+std::string config_map(const std::string& queues) {
+  std::string out =
+      "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: yunikorn-configs\n  namespace: "
+      "yunikorn\ndata:\n  queues.yaml: |\n    partitions:\n      - name: default\n        "
+      "queues:\n          - name: root\n            submitacl: '*'\n            queues:\n";
+  std::size_t start = 0;
+  while (start < queues.size()) {
+    std::size_t nl = queues.find('\n', start);
+    out += "              " + queues.substr(start, nl - start) + "\n";
+    start = nl == std::string::npos ? queues.size() : nl + 1;
+  }
+  return out;
+}
+
+std::string node(const std::string& name, const std::string& cpu) {
+  return "---\napiVersion: v1\nkind: Node\nmetadata:\n  name: " + name +
+         "\nstatus:\n  allocatable:\n    cpu: '" + cpu + "'\n    memory: 16Gi\n    pods: '110'\n";
+}
+
+struct PodSpec {
+  std::string name, queue, app, created, node;
+  int priority = 0;
+  std::string extra_spec;  // more spec lines, two-space indented
+};
+
+std::string pod(const PodSpec& p) {
+  std::string out =
+      "---\napiVersion: v1\nkind: Pod\nmetadata:\n  name: " + p.name +
+      "\n  namespace: default\n  creationTimestamp: '" + p.created +
+      "'\n  labels:\n    applicationId: " + p.app + "\n    queue: " + p.queue +
+      "\nspec:\n  schedulerName: yunikorn\n  priority: " + std::to_string(p.priority) + "\n" +
+      p.extra_spec +
+      "  containers:\n  - name: c\n    resources:\n      requests:\n        cpu: '1'\n";
+  if (!p.node.empty()) {
+    out += "  nodeName: " + p.node + "\nstatus:\n  phase: Running\n";
+  }
+  return out;
+}
+
+struct Run {
+  policy::Decision d;
+  std::string code_of(const std::string& name) const {
+    for (const policy::NodeVerdict& n : d.nodes) {
+      for (const policy::PodVerdict& p : n.pods) {
+        if (p.pod.name == name) {
+          return p.code;
+        }
+      }
+    }
+    return "";
+  }
+  std::vector<std::string> victims() const {
+    std::vector<std::string> out;
+    for (const policy::Victim& v : d.victims) {
+      out.push_back(v.ref.name);
+    }
+    return out;
+  }
+};
+
+Run run(const std::string& dump, const std::string& preemptor,
+        const std::string& now = "2026-01-01T00:10:00Z") {
+  model::SnapshotBuilder b;
+  std::vector<Diagnostic> diags;
+  load::load_buffer(dump, "dump.yaml", b, diags);
+  for (const Diagnostic& d : diags) {
+    INFO(d.message);
+  }
+  REQUIRE(diags.empty());
+  const model::Snapshot snap = std::move(b).build(diags);
+  const policy::Args args;
+  const policy::Input in{snap, *snap.find_pod("default", preemptor), *model::parse_time(now), args,
+                         model::k_none};
+  return Run{policy::decide_yunikorn(in)};
+}
+
+// Four 1-cpu pods fill a 4-cpu node: two in `victim_queue`, two in `other_queue`, and a
+// pending 1-cpu ask in `ask_queue`.
+std::string full_node(const std::string& queues, const std::string& victim_queue,
+                      const std::string& other_queue, const std::string& ask_queue,
+                      int victim_priority = 0) {
+  return config_map(queues) + node("n1", "4") +
+         pod({"v-1", victim_queue, "app-v", "2026-01-01T00:00:00Z", "n1", victim_priority, ""}) +
+         pod({"v-2", victim_queue, "app-v", "2026-01-01T00:01:00Z", "n1", victim_priority, ""}) +
+         pod({"o-1", other_queue, "app-o", "2026-01-01T00:02:00Z", "n1", 0, ""}) +
+         pod({"o-2", other_queue, "app-o", "2026-01-01T00:03:00Z", "n1", 0, ""}) +
+         pod({"ask", ask_queue, "app-a", "2026-01-01T00:05:00Z", "", 0, ""});
+}
+
+}  // namespace
+
+TEST_CASE("a fenced tenant parent keeps victims inside its subtree", "[policy][yunikorn]") {
+  const std::string queues =
+      "- name: tenants\n  properties:\n    preemption.policy: fence\n  queues:\n"
+      "    - name: a\n      resources:\n        guaranteed: {vcore: 2}\n    - name: b\n"
+      "- name: batch\n";
+  Run r = run(full_node(queues, "root.tenants.b", "root.batch", "root.tenants.a"), "ask");
+  CHECK(r.d.outcome == policy::Outcome::preempt);
+  CHECK(r.victims() == std::vector<std::string>{"v-2"});
+  CHECK(r.code_of("o-2") == "outside-fence");
+  CHECK(r.code_of("v-1") == "not-needed");
+  CHECK(r.d.details_json.find("\"fenceRoot\":\"root.tenants\"") != std::string::npos);
+}
+
+TEST_CASE("a priority fence with a higher offset hides a whole subtree", "[policy][yunikorn]") {
+  const std::string queues =
+      "- name: a\n  resources:\n    guaranteed: {vcore: 2}\n"
+      "- name: vip\n  properties:\n    priority.policy: fence\n    priority.offset: \"10\"\n"
+      "- name: batch\n";
+  Run r = run(full_node(queues, "root.vip", "root.batch", "root.a"), "ask");
+  CHECK(r.code_of("v-1") == "priority-fenced-subtree");
+  CHECK(r.victims() == std::vector<std::string>{"o-2"});
+}
+
+TEST_CASE("pods above the ask's effective priority are protected", "[policy][yunikorn]") {
+  const std::string queues =
+      "- name: a\n  resources:\n    guaranteed: {vcore: 2}\n- name: b\n- name: c\n";
+  Run r = run(full_node(queues, "root.b", "root.c", "root.a", 5), "ask");
+  CHECK(r.code_of("v-2") == "higher-priority");
+  CHECK(r.victims() == std::vector<std::string>{"o-2"});
+}
+
+TEST_CASE("a disabled victim queue protects its pods", "[policy][yunikorn]") {
+  const std::string queues =
+      "- name: a\n  resources:\n    guaranteed: {vcore: 2}\n"
+      "- name: b\n  properties:\n    preemption.policy: disabled\n- name: c\n";
+  Run r = run(full_node(queues, "root.b", "root.c", "root.a"), "ask");
+  CHECK(r.code_of("v-1") == "queue-preemption-disabled");
+  CHECK(r.victims() == std::vector<std::string>{"o-2"});
+}
+
+TEST_CASE("the preemption delay counts from the pod's creation", "[policy][yunikorn]") {
+  const std::string queues =
+      "- name: a\n  resources:\n    guaranteed: {vcore: 2}\n  properties:\n"
+      "    preemption.delay: 10m\n- name: b\n- name: c\n";
+  Run r = run(full_node(queues, "root.b", "root.c", "root.a"), "ask");
+  CHECK(r.d.outcome == policy::Outcome::unschedulable);
+  CHECK(r.d.reasons.front() == "delay-not-elapsed");
+  Run later = run(full_node(queues, "root.b", "root.c", "root.a"), "ask", "2026-01-01T00:15:00Z");
+  CHECK(later.d.outcome == policy::Outcome::preempt);
+}
+
+TEST_CASE("a leaf with no guarantee on its path never triggers preemption", "[policy][yunikorn]") {
+  Run r = run(full_node("- name: a\n- name: b\n- name: c\n", "root.b", "root.c", "root.a"), "ask");
+  CHECK(r.d.outcome == policy::Outcome::unschedulable);
+  CHECK(r.d.reasons.front() == "does-not-guarantee");
+}
+
+TEST_CASE("a pending pod with no matching queue and no root.default is rejected",
+          "[policy][yunikorn]") {
+  Run r =
+      run(full_node("- name: a\n- name: b\n- name: c\n", "root.b", "root.c", "root.nope"), "ask");
+  CHECK(r.d.reasons.front() == "rejected-by-placement");
+}
+
+TEST_CASE("a DaemonSet pod preempts on its own node regardless of queues", "[policy][yunikorn]") {
+  const std::string ds =
+      "---\napiVersion: v1\nkind: Pod\nmetadata:\n  name: ds\n  namespace: default\n"
+      "  creationTimestamp: '2026-01-01T00:09:59Z'\n  labels:\n    applicationId: app-ds\n"
+      "    queue: root.c\n  ownerReferences:\n  - apiVersion: apps/v1\n    kind: DaemonSet\n"
+      "    name: agent\n    uid: x\nspec:\n  schedulerName: yunikorn\n  affinity:\n"
+      "    nodeAffinity:\n      requiredDuringSchedulingIgnoredDuringExecution:\n"
+      "        nodeSelectorTerms:\n        - matchFields:\n          - key: metadata.name\n"
+      "            operator: In\n            values: [n1]\n  containers:\n  - name: c\n"
+      "    resources:\n      requests:\n        cpu: '1'\n";
+  // A second, empty node leaves root headroom (the cluster size) for the DaemonSet pod.
+  Run r = run(full_node("- name: a\n- name: b\n- name: c\n", "root.b", "root.c", "root.a") +
+                  node("n2", "4") + ds,
+              "ds");
+  CHECK(r.d.outcome == policy::Outcome::preempt);
+  CHECK(r.d.reasons.front() == "required-node-preemption");
+  CHECK(r.d.node == "n1");
+  // Regular pods (not originators) go first, newest first; queues play no part.
+  CHECK(r.victims() == std::vector<std::string>{"o-2"});
+}
+
+TEST_CASE("victims must cover the whole ask by themselves", "[policy][yunikorn]") {
+  using namespace policy::yunikorn;
+  const Res ask{{"pods", 1}, {"vcore", 5000}};
+  CHECK(not_covered(ask, Res{}));
+  CHECK(not_covered(ask, Res{{"pods", 1}, {"vcore", 4000}}));
+  CHECK_FALSE(not_covered(ask, Res{{"pods", 2}, {"vcore", 2000}}));  // the pods-count cap
+  CHECK(not_covered(ask, Res{{"memory", 10}}));                      // no shared key: never covers
+}
+
+TEST_CASE("Go durations parse as the queue property expects", "[policy][yunikorn]") {
+  using policy::yunikorn::parse_go_duration;
+  CHECK(parse_go_duration("1ms") == 1'000'000);
+  CHECK(parse_go_duration("1h30m") == 5'400'000'000'000LL);
+  CHECK(parse_go_duration("1.5s") == 1'500'000'000LL);
+  CHECK_FALSE(parse_go_duration("30"));
+  CHECK_FALSE(parse_go_duration("10 s"));
+}
+
+}  // namespace kpreempt
