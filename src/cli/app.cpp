@@ -19,6 +19,9 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
   Streams io{out, err};
   int exit_code = k_exit_ok;
   add_explain(app, io, exit_code);
+  add_lint(app, io, exit_code);
+  add_check(app, io, exit_code);
+  add_matrix(app, io, exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

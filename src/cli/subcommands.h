@@ -9,5 +9,8 @@
 namespace kpreempt::cli {
 
 void add_explain(CLI::App& app, const Streams& io, int& exit_code);
+void add_lint(CLI::App& app, const Streams& io, int& exit_code);
+void add_check(CLI::App& app, const Streams& io, int& exit_code);
+void add_matrix(CLI::App& app, const Streams& io, int& exit_code);
 
 }  // namespace kpreempt::cli

@@ -9,8 +9,6 @@
 #include <rapidjson/error/en.h>
 #include <rapidjson/reader.h>
 
-#include <cstdint>
-#include <cstring>
 #include <string>
 #include <thread>
 
@@ -18,7 +16,8 @@ namespace kpreempt::load {
 namespace {
 
 // Iterative: hostile nesting cannot overflow the stack. Numbers as strings: decoders see the
-// exact text written. Encoding validation: YAML input is validated by libyaml too.
+// exact text written. Encoding validation: libyaml checks YAML input too; its cost was lost in
+// the noise of a whole load.
 constexpr unsigned k_parse_flags =
     rapidjson::kParseIterativeFlag | rapidjson::kParseStopWhenDoneFlag |
     rapidjson::kParseNumbersAsStringsFlag | rapidjson::kParseValidateEncodingFlag;
@@ -26,40 +25,6 @@ constexpr unsigned k_parse_flags =
 // Deeper than any Kubernetes object; bounds RapidJSON's own stack in skipped subtrees, which
 // the tree builder's limit does not see.
 constexpr int k_max_depth = 1000;
-
-// YAML input is UTF-8 checked by libyaml, so JSON strings are too. Almost every string in a
-// dump is ASCII, which is checked eight bytes at a time. Surrogates are let through: RapidJSON
-// decodes a lone "\udc00" escape to one.
-bool valid_utf8(std::string_view s) {
-  std::size_t i = 0;
-  for (std::uint64_t w = 0; i + 8 <= s.size(); i += 8) {
-    std::memcpy(&w, s.data() + i, 8);
-    if ((w & 0x8080808080808080U) != 0) {
-      break;
-    }
-  }
-  while (i < s.size()) {
-    auto c = static_cast<unsigned char>(s[i]);
-    std::size_t len = c < 0x80 ? 1 : (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3 : 4;
-    std::uint32_t min = len == 2 ? 0x80 : len == 3 ? 0x800 : 0x10000;
-    std::uint32_t cp = c & (0x7FU >> len);
-    if ((len == 4 && (c & 0xF8) != 0xF0) || i + len > s.size()) {
-      return false;
-    }
-    for (std::size_t k = 1; k < len; ++k) {
-      auto d = static_cast<unsigned char>(s[i + k]);
-      if ((d & 0xC0) != 0x80) {
-        return false;
-      }
-      cp = (cp << 6) | (d & 0x3FU);
-    }
-    if (len > 1 && (cp < min || cp > 0x10FFFF)) {
-      return false;
-    }
-    i += len;
-  }
-  return true;
-}
 
 std::string error_text(rapidjson::ParseErrorCode code) {
   // RapidJSON's texts are sentences; diagnostics are lower-case without a final period.
@@ -86,8 +51,12 @@ class JsonProducer : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, Json
   bool RawNumber(const char* s, rapidjson::SizeType n, bool) {
     return scalar({s, n}, ScalarStyle::plain);
   }
-  bool String(const char* s, rapidjson::SizeType n, bool) { return quoted({s, n}); }
-  bool Key(const char* s, rapidjson::SizeType n, bool) { return quoted({s, n}); }
+  bool String(const char* s, rapidjson::SizeType n, bool) {
+    return scalar({s, n}, ScalarStyle::quoted);
+  }
+  bool Key(const char* s, rapidjson::SizeType n, bool) {
+    return scalar({s, n}, ScalarStyle::quoted);
+  }
   bool StartObject() { return open(EventType::map_start); }
   bool EndObject(rapidjson::SizeType) { return close(EventType::map_end); }
   bool StartArray() { return open(EventType::seq_start); }
@@ -102,13 +71,6 @@ class JsonProducer : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, Json
                                  b.text.size(), m_input.token_start()});
     b.text.append(text);
     return flush_if_full();
-  }
-  bool quoted(std::string_view text) {
-    if (!valid_utf8(text)) {
-      m_bad_string = true;
-      return false;
-    }
-    return scalar(text, ScalarStyle::quoted);
   }
   bool open(EventType type) {
     if (++m_depth > k_max_depth) {
@@ -146,7 +108,6 @@ class JsonProducer : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, Json
   std::unique_ptr<JsonBatch> m_batch = std::make_unique<JsonBatch>();
   int m_depth = 0;
   Mark m_too_deep;
-  bool m_bad_string = false;
   bool m_cancelled = false;
 };
 
@@ -183,11 +144,6 @@ bool JsonProducer::parse_documents() {
     }
     if (result.Code() == rapidjson::kParseErrorTermination && m_depth > k_max_depth) {
       fail(m_too_deep, "nesting is too deep");
-      return true;
-    }
-    if (result.Code() == rapidjson::kParseErrorTermination && m_bad_string) {
-      // At the string's start: the decoded text has no byte offsets to point into.
-      fail(m_input.token_start(), error_text(rapidjson::kParseErrorStringInvalidEncoding));
       return true;
     }
     if (result.IsError()) {

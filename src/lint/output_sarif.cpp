@@ -1,0 +1,103 @@
+// SPDX-License-Identifier: Apache-2.0
+// SARIF 2.1.0 for GitHub code scanning: one run, the selected rules as reportingDescriptors,
+// one result per finding with a repository-relative artifact URI.
+#include "lint/output.h"
+
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <ostream>
+
+namespace kpreempt::lint {
+namespace {
+
+constexpr const char* k_schema = "https://json.schemastore.org/sarif-2.1.0.json";
+constexpr const char* k_information_uri = "https://github.com/kpreempt/kpreempt";
+
+std::string sarif_level(Level l) {
+  return l == Level::error ? "error" : l == Level::warning ? "warning" : "note";
+}
+
+// Code scanning resolves URIs against the checkout: paths relative to the working directory,
+// with '/' separators and RFC 3986 escaping.
+std::string relative_uri(const std::string& file) {
+  namespace fs = std::filesystem;
+  if (file == "<stdin>") {
+    return "stdin";
+  }
+  std::error_code ec;
+  fs::path p = fs::proximate(fs::path(file), ec);
+  std::string s = (ec ? fs::path(file) : p).generic_string();
+  std::string out;
+  for (unsigned char c : s) {
+    if (std::isalnum(c) ||
+        std::string_view("-._~/").find(static_cast<char>(c)) != std::string_view::npos) {
+      out += static_cast<char>(c);
+    } else {
+      static constexpr char k_hex[] = "0123456789ABCDEF";
+      out += '%';
+      out += k_hex[c >> 4];
+      out += k_hex[c & 15];
+    }
+  }
+  return out;
+}
+
+nlohmann::ordered_json descriptor(const Rule& r) {
+  return {{"id", r.id},
+          {"name", r.name},
+          {"shortDescription", {{"text", r.summary}}},
+          {"fullDescription", {{"text", r.summary}}},
+          {"help", {{"text", r.help}}},
+          {"defaultConfiguration", {{"level", sarif_level(r.severity)}}},
+          {"properties", {{"tags", {"kubernetes", "preemption"}}}}};
+}
+
+nlohmann::ordered_json result(const Finding& f, std::size_t index) {
+  nlohmann::ordered_json physical = {{"artifactLocation", {{"uri", relative_uri(f.loc.file)}}}};
+  if (f.loc.line > 0) {
+    physical["region"] = {{"startLine", f.loc.line},
+                          {"startColumn", std::max<std::uint32_t>(f.loc.column, 1)}};
+  }
+  nlohmann::ordered_json loc = {{"physicalLocation", physical}};
+  loc["logicalLocations"] = {{{"fullyQualifiedName", f.object + f.field}}};
+  return {{"ruleId", f.rule},
+          {"ruleIndex", index},
+          {"level", sarif_level(f.severity)},
+          {"message", {{"text", full_message(f)}}},
+          {"locations", {loc}}};
+}
+
+}  // namespace
+
+void write_sarif(const std::vector<Finding>& findings, const std::vector<const Rule*>& selected,
+                 std::ostream& out) {
+  std::vector<const Rule*> listed = selected;
+  nlohmann::ordered_json rules = nlohmann::ordered_json::array();
+  auto index_of = [&](const std::string& id) {
+    for (std::size_t i = 0; i < listed.size(); ++i) {
+      if (listed[i]->id == id) {
+        return i;
+      }
+    }
+    listed.push_back(find_rule(id));  // a finding of a rule not selected: still describe it
+    return listed.size() - 1;
+  };
+  nlohmann::ordered_json results = nlohmann::ordered_json::array();
+  for (const Finding& f : findings) {
+    results.push_back(result(f, index_of(f.rule)));
+  }
+  for (const Rule* r : listed) {
+    rules.push_back(descriptor(*r));
+  }
+  nlohmann::ordered_json driver = {{"name", "kpreempt"},
+                                   {"version", KPREEMPT_VERSION},
+                                   {"informationUri", k_information_uri},
+                                   {"rules", rules}};
+  nlohmann::ordered_json run = {
+      {"tool", {{"driver", driver}}}, {"columnKind", "unicodeCodePoints"}, {"results", results}};
+  nlohmann::ordered_json doc = {{"$schema", k_schema}, {"version", "2.1.0"}, {"runs", {run}}};
+  out << doc.dump(2) << '\n';
+}
+
+}  // namespace kpreempt::lint

@@ -1,0 +1,134 @@
+// SPDX-License-Identifier: Apache-2.0
+// Rules about the pods, pod templates and Workloads that use PriorityClasses. Mirrors the
+// Priority admission plugin (kubernetes plugin/pkg/admission/priority/admission.go): the class
+// fills spec.priority and spec.preemptionPolicy, and a differing value is refused.
+#include "lint/checks.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace kpreempt::lint {
+namespace {
+
+struct Resolved {
+  bool known = false;
+  std::optional<std::int64_t> value;
+  std::string policy = "PreemptLowerPriority";
+  std::string from;  // "class web", "default class normal", "no class"
+};
+
+// What admission would put into the pod for class `name` ("" = none named).
+Resolved resolve(const std::vector<PriorityClassView>& classes, std::string_view name) {
+  if (name.empty()) {
+    const PriorityClassView* lowest = nullptr;
+    for (const PriorityClassView& v : classes) {
+      // With several defaults admission picks the lowest value.
+      if (v.global_default &&
+          (lowest == nullptr || v.value.value_or(0) < lowest->value.value_or(0))) {
+        lowest = &v;
+      }
+    }
+    if (lowest == nullptr) {
+      return Resolved{true, 0, "PreemptLowerPriority", "no class and no default class"};
+    }
+    return Resolved{true, lowest->value.value_or(0), lowest->policy,
+                    "default class " + lowest->obj->name};
+  }
+  if (std::optional<std::int64_t> b = builtin_value(name)) {
+    return Resolved{true, b, "PreemptLowerPriority", "class " + std::string(name)};
+  }
+  for (const PriorityClassView& v : classes) {
+    if (v.obj->name == name) {
+      return Resolved{true, v.value, v.policy, "class " + std::string(name)};
+    }
+  }
+  return Resolved{};
+}
+
+bool any_class(const Context& c) {
+  return !c.corpus().of("PriorityClass", "scheduling.k8s.io").empty() ||
+         !c.corpus().baseline_of("PriorityClass", "scheduling.k8s.io").empty();
+}
+
+std::string what(const PodUse& u) {
+  return u.workload ? "Workload" : u.obj->kind == "Pod" ? "pod" : "pod template";
+}
+
+}  // namespace
+
+void check_pc010(const Context& c, Report& r) {
+  if (!any_class(c)) {
+    return;
+  }
+  std::vector<PriorityClassView> classes = c.corpus().effective_classes();
+  for (const PodUse& u : c.corpus().pod_uses()) {
+    Node name = u.spec["priorityClassName"];
+    if (name.null() || resolve(classes, name.text()).known) {
+      continue;
+    }
+    if (u.running) {
+      r.add(*u.obj, name,
+            fmt::format("running pod uses PriorityClass {}, which no longer exists: it keeps its "
+                        "priority, but PreemptionToleration cannot evaluate it",
+                        quote(name.text())),
+            Level::warning);
+    } else {
+      r.add(*u.obj, name,
+            fmt::format("{} names PriorityClass {}, which does not exist: admission refuses its "
+                        "pods",
+                        what(u), quote(name.text())));
+    }
+  }
+}
+
+void check_pc011(const Context& c, Report& r) {
+  if (!any_class(c)) {
+    return;
+  }
+  std::vector<PriorityClassView> classes = c.corpus().effective_classes();
+  for (const PodUse& u : c.corpus().pod_uses()) {
+    if (u.workload) {
+      continue;
+    }
+    Resolved want = resolve(classes, u.spec["priorityClassName"].text());
+    if (!want.known) {
+      continue;  // PC010
+    }
+    std::optional<Level> level;
+    std::string tail = "; admission refuses it";
+    if (u.running) {
+      level = Level::info;
+      tail = ": stale priority, the class was recreated after the pod was admitted";
+    }
+    Node prio = u.spec["priority"];
+    std::optional<std::int64_t> p = plain_int(prio);
+    if (p && want.value && *p != *want.value) {
+      r.add(*u.obj, prio,
+            fmt::format("{} sets priority {} but {} gives {}{}", what(u), *p, want.from,
+                        *want.value, tail),
+            level);
+    }
+    Node policy = u.spec["preemptionPolicy"];
+    if (!policy.null() && policy.text() != want.policy) {
+      r.add(*u.obj, policy,
+            fmt::format("{} sets preemptionPolicy {} but {} gives {}{}", what(u),
+                        quote(policy.text()), want.from, want.policy, tail),
+            level);
+    }
+  }
+}
+
+void check_pc012(const Context& c, Report& r) {
+  for (const PodUse& u : c.corpus().pod_uses()) {
+    Node name = u.spec["priorityClassName"];
+    if (builtin_value(name.text()) && u.obj->ns != "kube-system") {
+      r.add(*u.obj, name,
+            fmt::format("{} in namespace {} uses {}, which outranks every user class and can "
+                        "preempt any workload",
+                        what(u), u.obj->ns, name.text()));
+    }
+  }
+}
+
+}  // namespace kpreempt::lint

@@ -1,0 +1,187 @@
+// SPDX-License-Identifier: Apache-2.0
+// YuniKorn queue properties, read leniently by yunikorn-core v1.7.0 pkg/scheduler/objects
+// (queue.go UpdateQueueProperties, preemption.go): unknown keys and unusable values are
+// logged at debug level and replaced by defaults, so they are linted here.
+#include "lint/checks.h"
+#include "lint/yq_view.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+
+namespace kpreempt::lint {
+namespace {
+
+const std::vector<std::string_view> k_known = {"application.sort.policy",
+                                               "application.sort.priority",
+                                               "application.unschedasks.backoff",
+                                               "application.unschedasks.backoff.delay",
+                                               "priority.policy",
+                                               "priority.offset",
+                                               "preemption.policy",
+                                               "preemption.delay",
+                                               "quota.preemption.delay"};
+
+std::string lower(std::string_view s) {
+  std::string out(s);
+  std::transform(out.begin(), out.end(), out.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return out;
+}
+
+// Go's time.ParseDuration, in seconds; nullopt when it does not parse.
+std::optional<double> go_duration(std::string_view s) {
+  if (s == "0") {
+    return 0.0;
+  }
+  double sign = 1;
+  if (!s.empty() && (s[0] == '-' || s[0] == '+')) {
+    sign = s[0] == '-' ? -1 : 1;
+    s.remove_prefix(1);
+  }
+  if (s.empty()) {
+    return std::nullopt;
+  }
+  static const std::pair<std::string_view, double> k_units[] = {
+      {"ns", 1e-9}, {"us", 1e-6}, {"\xC2\xB5s", 1e-6}, {"\xCE\xBCs", 1e-6},
+      {"ms", 1e-3}, {"s", 1},     {"m", 60},           {"h", 3600}};
+  double total = 0;
+  while (!s.empty()) {
+    std::size_t i = 0;
+    while (i < s.size() && (std::isdigit(static_cast<unsigned char>(s[i])) || s[i] == '.')) {
+      ++i;
+    }
+    std::string number(s.substr(0, i));
+    if (number.empty() || number == "." || std::count(number.begin(), number.end(), '.') > 1) {
+      return std::nullopt;
+    }
+    s.remove_prefix(i);
+    std::size_t j = 0;
+    while (j < s.size() && !std::isdigit(static_cast<unsigned char>(s[j])) && s[j] != '.') {
+      ++j;
+    }
+    std::string_view unit = s.substr(0, j);
+    auto u = std::find_if(std::begin(k_units), std::end(k_units),
+                          [&](const auto& p) { return p.first == unit; });
+    if (u == std::end(k_units)) {
+      return std::nullopt;
+    }
+    total += std::stod(number) * u->second;
+    s.remove_prefix(j);
+  }
+  return sign * total;
+}
+
+template <typename F>
+void each_property(const Context& c, F&& f) {
+  each_queue(c.corpus(), [&](const QueueVisit& q) {
+    for (const Node& props : property_maps(q.queue)) {
+      for (const Node& p : props.children()) {
+        f(q, p);
+      }
+    }
+  });
+}
+
+}  // namespace
+
+void check_yq001(const Context& c, Report& r) {
+  each_property(c, [&](const QueueVisit& q, const Node& p) {
+    std::vector<std::string_view> allowed;
+    if (p.key() == "preemption.policy") {
+      allowed = {"default", "fence", "disabled"};
+    } else if (p.key() == "priority.policy") {
+      allowed = {"default", "fence"};
+    } else {
+      return;
+    }
+    std::string v = lower(p.text());
+    if (std::find(allowed.begin(), allowed.end(), v) != allowed.end()) {
+      return;
+    }
+    std::string hint = closest(v, allowed);
+    r.add(q.object(), p,
+          fmt::format("{} {} is not one of {}: YuniKorn silently uses default{}", p.key(),
+                      quote(p.text()), fmt::join(allowed, ", "),
+                      hint.empty() ? "" : "; did you mean " + hint + "?"));
+  });
+}
+
+void check_yq002(const Context& c, Report& r) {
+  each_property(c, [&](const QueueVisit& q, const Node& p) {
+    if (p.key() == "priority.offset") {
+      if (!parse_int(p.text(), 32)) {
+        r.add(q.object(), p,
+              fmt::format("priority.offset {} is not a base-10 32-bit integer: it silently "
+                          "becomes 0",
+                          quote(p.text())));
+      }
+      return;
+    }
+    if (p.key() != "preemption.delay" && p.key() != "quota.preemption.delay") {
+      return;
+    }
+    std::optional<double> d = go_duration(p.text());
+    if (!d || *d <= 0) {
+      r.add(q.object(), p,
+            fmt::format("{} {} is not a positive duration such as 30s or 5m: {}", p.key(),
+                        quote(p.text()),
+                        p.key() == "preemption.delay" ? "the default of 30s applies"
+                                                      : "quota preemption stays off"));
+    }
+  });
+}
+
+void check_yq003(const Context& c, Report& r) {
+  each_property(c, [&](const QueueVisit& q, const Node& p) {
+    if (std::find(k_known.begin(), k_known.end(), p.key()) != k_known.end()) {
+      return;
+    }
+    std::string hint = closest(p.key(), k_known);
+    r.add(q.object(), p,
+          fmt::format("unknown queue property {}; YuniKorn skips it{}", quote(p.key()),
+                      hint.empty() ? "" : "; did you mean " + hint + "?"));
+  });
+}
+
+void check_yq005(const Context& c, Report& r) {
+  for (const QueuesDoc& doc : c.corpus().queues_docs()) {
+    for (const Node& part : doc.root()["partitions"].children()) {
+      Node enabled = part["preemption"]["enabled"];
+      bool on = enabled.text() != "false";
+      bool guaranteed = false;
+      Node preemption_prop;
+      std::string prop_queue;
+      each_queue(c.corpus(), [&](const QueueVisit& q) {
+        if (q.partition.id() != part.id() || q.doc != &doc) {
+          return;
+        }
+        guaranteed = guaranteed || q.queue["resources"]["guaranteed"].size() > 0;
+        for (const Node& props : property_maps(q.queue)) {
+          for (const Node& p : props.children()) {
+            if (!preemption_prop.exists() && p.key().starts_with("preemption.")) {
+              preemption_prop = p;
+              prop_queue = q.path;
+            }
+          }
+        }
+      });
+      std::string object = "queues.yaml:" + (part["name"].null() ? "default" : part["name"].str());
+      Node at = part["name"].exists() ? part["name"] : part;
+      if (on && !guaranteed) {
+        r.add(object, at,
+              "preemption is enabled but no queue sets resources.guaranteed: queue preemption "
+              "only acts for a queue below its guaranteed share, so it never fires");
+      } else if (!on && preemption_prop.exists()) {
+        r.add(object, enabled,
+              fmt::format("preemption is disabled for the partition, so {} on queue {} has no "
+                          "effect",
+                          preemption_prop.key(), prop_queue));
+      }
+    }
+  }
+}
+
+}  // namespace kpreempt::lint

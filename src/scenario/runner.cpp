@@ -1,0 +1,175 @@
+// SPDX-License-Identifier: Apache-2.0
+// Evaluates a scenario the way `explain` does (load, snapshot, one policy decision) without a
+// process per case, loading each distinct set of cluster files once.
+#include "kpreempt/scenario/runner.h"
+
+#include "kpreempt/load/load.h"
+#include "kpreempt/model/kueue.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace kpreempt::scenario {
+
+struct Runner::Cluster {
+  std::optional<model::Snapshot> snapshot;  // absent when loading failed
+  std::vector<model::ObjectRef> what_if_pods;
+  std::vector<std::uint32_t> what_if_workloads;  // Workloads derived from a podFile Job
+  std::string error;                             // why loading failed, one line
+};
+
+namespace {
+
+// The preemptor of one scenario, resolved against its snapshot.
+struct Subject {
+  model::PodId pod = model::k_none;
+  std::uint32_t workload = model::k_none;
+};
+
+bool is_error(const Diagnostic& d) {
+  return d.severity == Severity::error;
+}
+
+std::string pending_problem(const model::Pod& pod) {
+  if (!pod.node_name.empty()) {
+    return fmt::format(
+        "preemptor: Pod {}/{} is bound to node \"{}\"; a preemptor is a pending "
+        "pod (no spec.nodeName)",
+        pod.namespace_, pod.name, pod.node_name);
+  }
+  if (pod.terminal()) {
+    return fmt::format("preemptor: Pod {}/{} has finished (phase {}); it cannot preempt",
+                       pod.namespace_, pod.name, pod.phase);
+  }
+  return {};
+}
+
+std::string find_pod(const model::Snapshot& snap, const std::string& ns, const std::string& name,
+                     Subject& out) {
+  auto id = snap.find_pod(ns, name);
+  if (!id) {
+    return fmt::format("preemptor: no Pod {}/{} in the cluster files", ns, name);
+  }
+  out.pod = *id;
+  return pending_problem(snap.pods()[*id]);
+}
+
+std::string find_workload(const model::Snapshot& snap, const std::string& ns,
+                          const std::string& name, Subject& out) {
+  auto id = model::find_workload(snap.kueue(), ns, name);
+  if (!id) {
+    return fmt::format("preemptor: no Workload {}/{} in the cluster files", ns, name);
+  }
+  if (snap.kueue().workloads[*id].admitted) {
+    return fmt::format("preemptor: Workload {}/{} is already admitted", ns, name);
+  }
+  out.workload = *id;
+  return {};
+}
+
+std::string from_pod_file(const model::Snapshot& snap, const std::vector<model::ObjectRef>& pods,
+                          const std::vector<std::uint32_t>& workloads, Subject& out) {
+  const std::size_t total = pods.size() + workloads.size();
+  if (total == 0) {
+    return "preemptor.podFile: holds no Pod (nor a Job labelled kueue.x-k8s.io/queue-name)";
+  }
+  if (total > 1) {
+    return fmt::format("preemptor.podFile: holds {} preemptors; a scenario takes one", total);
+  }
+  if (!workloads.empty()) {
+    out.workload = workloads.front();
+    return {};
+  }
+  return find_pod(snap, pods.front().namespace_, pods.front().name, out);
+}
+
+std::string resolve(const Scenario& s, const policy::Entry& entry, const model::Snapshot& snap,
+                    const std::vector<model::ObjectRef>& pods,
+                    const std::vector<std::uint32_t>& workloads, Subject& out) {
+  const Preemptor& p = s.preemptor;
+  std::string problem = !p.pod_file.empty()    ? from_pod_file(snap, pods, workloads, out)
+                        : p.kind == "Workload" ? find_workload(snap, p.namespace_, p.name, out)
+                                               : find_pod(snap, p.namespace_, p.name, out);
+  if (problem.empty() && out.pod == model::k_none && !entry.takes_workloads) {
+    problem = fmt::format("policy {} explains pods, not Kueue Workloads", entry.name);
+  }
+  return problem;
+}
+
+}  // namespace
+
+std::shared_ptr<const Runner::Cluster> Runner::cluster_for(const Scenario& s,
+                                                           std::vector<Diagnostic>& diags) {
+  std::vector<std::string> key = s.cluster_files;
+  key.push_back("podFile:" + s.preemptor.pod_file);
+  if (auto it = m_clusters.find(key); it != m_clusters.end()) {
+    return it->second;
+  }
+  auto cluster = std::make_shared<Cluster>();
+  model::SnapshotBuilder builder;
+  std::vector<Diagnostic> found;
+  for (const std::string& file : s.cluster_files) {
+    load::load_path(file, load::LoadOptions{}, builder, found);
+  }
+  if (!s.preemptor.pod_file.empty()) {
+    load::load_path(s.preemptor.pod_file, load::LoadOptions{}, builder, found,
+                    &cluster->what_if_pods);
+  }
+  model::Snapshot snap = std::move(builder).build(found);
+  // Warnings are what `explain` is for; a check only stops on what makes the answer wrong.
+  auto errors = std::count_if(found.begin(), found.end(), is_error);
+  if (errors > 0) {
+    std::copy_if(found.begin(), found.end(), std::back_inserter(diags), is_error);
+    cluster->error =
+        fmt::format("the cluster files have {} error{}", errors, errors == 1 ? "" : "s");
+  } else {
+    const auto& workloads = snap.kueue().workloads;
+    for (std::uint32_t i = 0; i < workloads.size(); ++i) {
+      if (workloads[i].derived_from && workloads[i].loc.file == s.preemptor.pod_file) {
+        cluster->what_if_workloads.push_back(i);
+      }
+    }
+    cluster->snapshot = std::move(snap);
+  }
+  m_clusters.emplace(std::move(key), cluster);
+  return cluster;
+}
+
+Result Runner::run(const Scenario& s, std::vector<Diagnostic>& diags) {
+  Result r{s.name, s.case_file, s.policy, Status::error, {}, std::nullopt};
+  auto cluster = cluster_for(s, diags);
+  if (!cluster->snapshot) {
+    r.problems.push_back(cluster->error);
+    return r;
+  }
+  const model::Snapshot& snap = *cluster->snapshot;
+  const policy::Entry* entry = policy::find(s.policy);
+  if (entry == nullptr) {  // parse_case rejects these; a hand-built Scenario may not
+    r.problems.push_back(fmt::format("unknown policy \"{}\"", s.policy));
+    return r;
+  }
+  Subject subject;
+  std::string problem =
+      resolve(s, *entry, snap, cluster->what_if_pods, cluster->what_if_workloads, subject);
+  if (!problem.empty()) {
+    diags.push_back({Severity::error, s.preemptor.loc, problem});
+    r.problems.push_back(std::move(problem));
+    return r;
+  }
+  try {
+    policy::Args args = qualify_args(s.args, entry->plugin);
+    r.decision = entry->decide(
+        policy::Input{snap, subject.pod, s.now.value_or(m_now), args, subject.workload});
+  } catch (const UsageError& e) {
+    SourceLoc at = s.args_loc.file.empty() ? SourceLoc{s.case_file, 0, 0} : s.args_loc;
+    diags.push_back({Severity::error, at, fmt::format("args: {}", e.what())});
+    r.problems.push_back(fmt::format("args: {}", e.what()));
+    return r;
+  }
+  r.problems = compare(s.expect, *r.decision);
+  r.status = r.problems.empty() ? Status::passed : Status::failed;
+  return r;
+}
+
+}  // namespace kpreempt::scenario

@@ -1,0 +1,167 @@
+// SPDX-License-Identifier: Apache-2.0
+// `kpreempt check`: output formats and exit codes, in-process and through the real binary.
+#include "kpreempt/cli/cli.h"
+
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+#include <sys/wait.h>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+struct Run {
+  int code = -1;
+  std::string out, err;
+};
+
+Run check(std::vector<std::string> args) {
+  args.insert(args.begin(), {"kpreempt", "check"});
+  std::vector<const char*> argv;
+  for (const auto& a : args) {
+    argv.push_back(a.c_str());
+  }
+  std::ostringstream out, err;
+  Run r;
+  r.code = kpreempt::cli::run(static_cast<int>(argv.size()), argv.data(), out, err);
+  r.out = out.str();
+  r.err = err.str();
+  return r;
+}
+
+// The binary, run from the project root so paths in its output are relative.
+Run binary(const std::string& args) {
+  std::string cmd =
+      std::string("cd '" KPREEMPT_TESTDATA "/..' && '") + KPREEMPT_BINARY + "' " + args + " 2>&1";
+  Run r;
+  FILE* pipe = popen(cmd.c_str(), "r");
+  REQUIRE(pipe != nullptr);
+  std::array<char, 4096> buf{};
+  std::size_t n = 0;
+  while ((n = fread(buf.data(), 1, buf.size(), pipe)) > 0) {
+    r.out.append(buf.data(), n);
+  }
+  int status = pclose(pipe);
+  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
+}
+
+const std::string k_check = KPREEMPT_TESTDATA "/check";
+const std::string k_failing = KPREEMPT_TESTDATA "/check-failing";
+
+}  // namespace
+
+TEST_CASE("check passes every example scenario", "[check]") {
+  Run r = check({k_check});
+  INFO(r.out << r.err);
+  CHECK(r.code == 0);
+  CHECK(r.err.empty());
+  CHECK(r.out ==
+        "PASS batch-spares-training\n"
+        "PASS prod-after-training-hour\n"
+        "PASS prod-respects-training-hour\n"
+        "PASS what-if-batch-burst\n"
+        "4 passed, 0 failed\n");
+}
+
+TEST_CASE("a failing scenario says what differs and exits 1", "[check]") {
+  Run r = check({k_failing});
+  CHECK(r.code == 1);
+  CHECK(r.out ==
+        "FAIL batch-expected-unschedulable: outcome preempt, expected unschedulable; victims "
+        "[Pod/research/notebook-a, Pod/research/notebook-b], expected []\n"
+        "0 passed, 1 failed\n");
+}
+
+TEST_CASE("check -o json lists each scenario with its problems", "[check]") {
+  Run r = check({k_check, k_failing, "-o", "json"});
+  CHECK(r.code == 1);
+  auto doc = nlohmann::json::parse(r.out);
+  CHECK(doc["passed"] == 4);
+  CHECK(doc["failed"] == 1);
+  REQUIRE(doc["scenarios"].size() == 5);
+  const auto& failing = doc["scenarios"][4];
+  CHECK(failing["name"] == "batch-expected-unschedulable");
+  CHECK(failing["path"] == k_failing + "/batch-expected-unschedulable/case.yaml");
+  CHECK(failing["policy"] == "default");
+  CHECK(failing["passed"] == false);
+  CHECK(failing["problems"][0] == "outcome preempt, expected unschedulable");
+}
+
+TEST_CASE("check -o junit writes one testcase per scenario", "[check]") {
+  Run r = check({k_check, k_failing, "-o", "junit"});
+  CHECK(r.code == 1);
+  CHECK(
+      r.out.starts_with("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuite name=\"kpreempt "
+                        "check\" tests=\"5\" failures=\"1\" errors=\"0\">\n"));
+  CHECK(r.out.find("<testcase classname=\"toleration\" name=\"prod-respects-training-hour\"") !=
+        std::string::npos);
+  CHECK(r.out.find("<failure message=\"outcome preempt, expected unschedulable; victims "
+                   "[Pod/research/notebook-a, Pod/research/notebook-b], expected []\">") !=
+        std::string::npos);
+  CHECK(r.out.ends_with("</testsuite>\n"));
+}
+
+TEST_CASE("a broken case file is located and nothing runs", "[check]") {
+  auto dir = std::filesystem::temp_directory_path() / "kpreempt-check-bad";
+  std::filesystem::create_directories(dir / "typo");
+  std::ofstream(dir / "typo" / "case.yaml")
+      << "policy: default\ncluster: " << k_check << "/cluster.yaml\n"
+      << "preemptor: {namespace: batch, name: etl-0}\nexpect:\n  outcome: preempt\n"
+      << "  maxVictim: 2\n";
+  Run r = check({dir.string()});
+  CHECK(r.code == 2);
+  CHECK(r.out.empty());
+  CHECK(r.err == (dir / "typo" / "case.yaml").string() +
+                     ":6:3: error: unknown key \"expect.maxVictim\"; did you mean "
+                     "\"maxVictims\"?\n");
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("a missing preemptor is an input error, exit 2", "[check]") {
+  auto dir = std::filesystem::temp_directory_path() / "kpreempt-check-missing";
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir / "case.yaml")
+      << "policy: default\ncluster: " << k_check << "/cluster.yaml\n"
+      << "preemptor: {namespace: batch, name: etl-9}\nexpect: {outcome: preempt}\n";
+  Run r = check({(dir / "case.yaml").string()});
+  CHECK(r.code == 2);
+  CHECK(r.err == (dir / "case.yaml").string() +
+                     ":3:12: error: preemptor: no Pod batch/etl-9 in the cluster files\n");
+  CHECK(r.out ==
+        "FAIL kpreempt-check-missing: error: preemptor: no Pod batch/etl-9 in the cluster files\n"
+        "0 passed, 1 failed\n");
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("check without a scenario is a usage error", "[check]") {
+  CHECK(check({}).code == 2);
+  CHECK(check({k_check, "-o", "xml"}).code == 2);
+}
+
+TEST_CASE("the binary checks the examples and exits 0", "[check][e2e]") {
+  Run r = binary("check testdata/check");
+  INFO(r.out);
+  CHECK(r.code == 0);
+  CHECK(r.out.ends_with("4 passed, 0 failed\n"));
+}
+
+TEST_CASE("the binary exits 1 on the deliberately failing scenario", "[check][e2e]") {
+  Run r = binary("check testdata/check-failing");
+  CHECK(r.code == 1);
+  CHECK(r.out.find("FAIL batch-expected-unschedulable: outcome preempt, expected "
+                   "unschedulable") != std::string::npos);
+}
+
+TEST_CASE("every explain testdata case passes as a check scenario", "[check][e2e]") {
+  Run r = binary("check testdata/explain");
+  INFO(r.out);
+  CHECK(r.code == 0);
+  CHECK(r.out.find("FAIL") == std::string::npos);
+}

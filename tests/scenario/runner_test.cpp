@@ -1,0 +1,120 @@
+// SPDX-License-Identifier: Apache-2.0
+// Comparing decisions with expectations, and running scenarios in-process.
+#include "kpreempt/scenario/runner.h"
+
+#include "kpreempt/scenario/scenario.h"
+
+#include <catch2/catch.hpp>
+
+#include <string>
+#include <vector>
+
+using kpreempt::Diagnostic;
+using kpreempt::policy::Decision;
+using kpreempt::policy::Outcome;
+using kpreempt::scenario::compare;
+using kpreempt::scenario::Expect;
+using kpreempt::scenario::Runner;
+using kpreempt::scenario::Status;
+
+namespace {
+
+Decision decision(Outcome outcome, std::string node, std::vector<std::string> victims) {
+  Decision d;
+  d.outcome = outcome;
+  d.node = std::move(node);
+  for (const auto& v : victims) {
+    auto slash = v.find('/');
+    d.victims.push_back({{"Pod", v.substr(0, slash), v.substr(slash + 1)}, d.node, 0, "", "", ""});
+  }
+  return d;
+}
+
+kpreempt::scenario::Scenario load(const std::string& dir) {
+  std::vector<Diagnostic> diags;
+  auto found = kpreempt::scenario::discover(KPREEMPT_TESTDATA "/" + dir, diags);
+  REQUIRE(diags.empty());
+  REQUIRE(found.size() == 1);
+  return found[0];
+}
+
+}  // namespace
+
+TEST_CASE("a decision meeting every expectation has no problems", "[check]") {
+  Expect e{"preempt", "n1", {}, std::vector<std::string>{"Pod/a/x", "Pod/a/y"}, {"Pod/a/z"}, 2};
+  CHECK(compare(e, decision(Outcome::preempt, "n1", {"a/y", "a/x"})).empty());
+}
+
+TEST_CASE("outcome and victim mismatches are reported in one line each", "[check]") {
+  Expect e{"unschedulable", std::nullopt, {}, std::vector<std::string>{}, {}, std::nullopt};
+  auto problems = compare(e, decision(Outcome::preempt, "n1", {"b/y", "a/x"}));
+  CHECK(problems == std::vector<std::string>{"outcome preempt, expected unschedulable",
+                                             "victims [Pod/a/x, Pod/b/y], expected []"});
+}
+
+TEST_CASE("node expectations name the node chosen", "[check]") {
+  Expect exact{"preempt", "n1", {}, std::nullopt, {}, std::nullopt};
+  Expect one_of{"preempt", std::nullopt, {"n2", "n1"}, std::nullopt, {}, std::nullopt};
+  CHECK(compare(exact, decision(Outcome::preempt, "n3", {})) ==
+        std::vector<std::string>{"node n3, expected n1"});
+  CHECK(compare(one_of, decision(Outcome::preempt, "n3", {})) ==
+        std::vector<std::string>{"node n3, expected one of [n1, n2]"});
+  CHECK(
+      compare(exact, decision(Outcome::unschedulable, "", {})) ==
+      std::vector<std::string>{"outcome unschedulable, expected preempt", "no node, expected n1"});
+}
+
+TEST_CASE("notVictims and maxVictims catch evictions beyond the allowed", "[check]") {
+  Expect e{"preempt", std::nullopt, {}, std::nullopt, {"Pod/ml/t0", "Pod/ml/t1"}, 1};
+  CHECK(compare(e, decision(Outcome::preempt, "n1", {"ml/t0", "r/nb"})) ==
+        std::vector<std::string>{"evicts [Pod/ml/t0], listed in notVictims",
+                                 "2 victims [Pod/ml/t0, Pod/r/nb], expected at most 1"});
+}
+
+TEST_CASE("bare args are qualified with the policy's plugin, the last value wins", "[check]") {
+  auto args =
+      kpreempt::scenario::qualify_args({{"minCandidateNodesPercentage", "10"},
+                                        {"Other.key", "x"},
+                                        {"DefaultPreemption.minCandidateNodesPercentage", "20"}},
+                                       "DefaultPreemption");
+  CHECK(args.values() ==
+        kpreempt::model::StringMap{{"DefaultPreemption.minCandidateNodesPercentage", "20"},
+                                   {"Other.key", "x"}});
+}
+
+TEST_CASE("the example scenarios pass when run in-process", "[check]") {
+  std::vector<Diagnostic> diags;
+  auto scenarios = kpreempt::scenario::discover(KPREEMPT_TESTDATA "/check", diags);
+  REQUIRE(scenarios.size() == 4);
+  Runner runner(kpreempt::model::Instant{0, 0});
+  for (const auto& s : scenarios) {
+    auto r = runner.run(s, diags);
+    INFO(s.name << ": " << (r.problems.empty() ? "" : r.problems[0]));
+    CHECK(r.status == Status::passed);
+  }
+  CHECK(diags.empty());
+}
+
+TEST_CASE("a preemptor that is bound to a node makes the scenario an error", "[check]") {
+  auto s = load("check/batch-spares-training");
+  s.preemptor.namespace_ = "ml";
+  s.preemptor.name = "trainer-0";
+  std::vector<Diagnostic> diags;
+  auto r = Runner(kpreempt::model::Instant{0, 0}).run(s, diags);
+  CHECK(r.status == Status::error);
+  REQUIRE(diags.size() == 1);
+  CHECK(diags[0].loc.line == 4);
+  CHECK(diags[0].message ==
+        "preemptor: Pod ml/trainer-0 is bound to node \"gpu-1\"; a "
+        "preemptor is a pending pod (no spec.nodeName)");
+}
+
+TEST_CASE("args a policy rejects make the scenario an error", "[check]") {
+  auto s = load("check/batch-spares-training");
+  s.args = {{"minCandidateNodesPercentage", "lots"}};
+  std::vector<Diagnostic> diags;
+  auto r = Runner(kpreempt::model::Instant{0, 0}).run(s, diags);
+  CHECK(r.status == Status::error);
+  REQUIRE(r.problems.size() == 1);
+  CHECK(r.problems[0].starts_with("args: "));
+}
