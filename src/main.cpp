@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 // Entry point: everything but the last-resort catch lives in cli::run.
-#include <exception>
-#include <iostream>
-
 #include "kpreempt/cli/cli.h"
 #include "kpreempt/exit_code.h"
+
+#include <exception>
+#include <iostream>
 
 int main(int argc, char** argv) {
   try {

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 // CLI11 wiring. Usage errors of any kind become exit code 2; help and --version exit 0.
-#include <fmt/format.h>
-
-#include <CLI/CLI.hpp>
-
 #include "cli/context.h"
 #include "cli/subcommands.h"
+
 #include "kpreempt/cli/cli.h"
 #include "kpreempt/exit_code.h"
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
 
 namespace kpreempt::cli {
 

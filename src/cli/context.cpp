@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "cli/context.h"
 
+#include "kpreempt/load/load.h"
+#include "kpreempt/model/kueue.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <cstdlib>
 #include <numeric>
-
-#include "kpreempt/load/load.h"
-#include "kpreempt/model/kueue.h"
 
 namespace kpreempt::cli {
 namespace {
@@ -53,8 +53,7 @@ std::vector<std::uint32_t> workloads_from(const model::Snapshot& snap,
   const auto& workloads = snap.kueue().workloads;
   for (std::uint32_t i = 0; i < workloads.size(); ++i) {
     const model::Workload& w = workloads[i];
-    if (w.derived_from &&
-        std::find(files.begin(), files.end(), w.loc.file) != files.end()) {
+    if (w.derived_from && std::find(files.begin(), files.end(), w.loc.file) != files.end()) {
       ids.push_back(i);
     }
   }
@@ -83,7 +82,8 @@ std::optional<Loaded> load_inputs(const Inputs& in, const Streams& io) {
   loaded.what_if_workloads = workloads_from(loaded.snapshot, in.pod_files);
   if (!in.pod_files.empty() && loaded.what_if_pods.empty() && loaded.what_if_workloads.empty() &&
       !any_error(diags)) {
-    diags.push_back({Severity::error, {in.pod_files.front(), 0, 0},
+    diags.push_back({Severity::error,
+                     {in.pod_files.front(), 0, 0},
                      "--pod-file holds no Pod (nor a Job labelled kueue.x-k8s.io/queue-name)"});
   }
   print_diagnostics(diags, io.err);

@@ -2,13 +2,13 @@
 // What every subcommand shares: the output streams, loading the inputs, colour choice.
 #pragma once
 
+#include "kpreempt/diag.h"
+#include "kpreempt/model/snapshot.h"
+
 #include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
-
-#include "kpreempt/diag.h"
-#include "kpreempt/model/snapshot.h"
 
 namespace kpreempt::cli {
 

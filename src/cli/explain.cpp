@@ -1,17 +1,18 @@
 // SPDX-License-Identifier: Apache-2.0
 // `kpreempt explain`: load the dump, pick the preemptor(s), run the policies, render.
-#include <fmt/format.h>
-#include <unistd.h>
-
-#include <CLI/CLI.hpp>
-#include <chrono>
-#include <memory>
-
 #include "cli/context.h"
 #include "cli/subcommands.h"
+
 #include "kpreempt/exit_code.h"
 #include "kpreempt/model/kueue.h"
 #include "kpreempt/render/render.h"
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <memory>
 
 namespace kpreempt::cli {
 namespace {
@@ -199,7 +200,8 @@ void add_explain(CLI::App& app, const Streams& io, int& exit_code) {
                   "policy to run (repeatable); all = every policy that applies (the default)")
       ->check(CLI::IsMember(policy_names()));
   cmd->add_option("--now", o->now, "evaluation time, RFC 3339 (default: the current time)");
-  cmd->add_option("--set", o->sets, "policy argument KEY=VALUE, e.g. "
+  cmd->add_option("--set", o->sets,
+                  "policy argument KEY=VALUE, e.g. "
                   "DefaultPreemption.minCandidateNodesPercentage=20 (repeatable)");
   cmd->add_option("-o,--output", o->output, "text, wide, json or yaml")
       ->check(CLI::IsMember({"text", "wide", "json", "yaml"}));

@@ -2,9 +2,9 @@
 // One add_ function per subcommand; app.cpp calls them all.
 #pragma once
 
-#include <CLI/CLI.hpp>
-
 #include "cli/context.h"
+
+#include <CLI/CLI.hpp>
 
 namespace kpreempt::cli {
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // The one table of kinds the loader reads. A new kind is one line here and one function.
-#include <array>
-
 #include "load/decode.h"
+
+#include <array>
 
 namespace kpreempt::load {
 

@@ -31,5 +31,4 @@ struct QueuesYamlOrigin {
 // errors (InputError at the offending line of the input).
 model::YunikornConfig parse_queues_yaml(std::string_view text, const QueuesYamlOrigin& origin);
 
-
 }  // namespace kpreempt::load

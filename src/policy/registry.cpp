@@ -1,9 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
 // The only list of policies: it feeds --policy, --help, `all` and the renderers.
-#include <algorithm>
-#include <array>
-#include <string_view>
-
 #include "kpreempt/policy/capacity.h"
 #include "kpreempt/policy/default.h"
 #include "kpreempt/policy/koordinator.h"
@@ -12,10 +8,16 @@
 #include "kpreempt/policy/toleration.h"
 #include "kpreempt/policy/yunikorn.h"
 
+#include <algorithm>
+#include <array>
+#include <string_view>
+
 namespace kpreempt::policy {
 namespace {
 
-bool always(const model::Snapshot& /*snap*/, model::PodId /*preemptor*/) { return true; }
+bool always(const model::Snapshot& /*snap*/, model::PodId /*preemptor*/) {
+  return true;
+}
 
 // PreemptionToleration only changes anything when some class carries its annotations (or
 // the legacy ones, which it ignores but which a user expects to matter).
@@ -31,15 +33,14 @@ bool any_toleration_class(const model::Snapshot& snap, model::PodId /*preemptor*
 
 constexpr std::array k_policies{
     Entry{"default", "kube-scheduler DefaultPreemption",
-          "kubernetes v1.34 pkg/scheduler/framework/plugins/defaultpreemption",
-          "DefaultPreemption", decide_default,
-          always, false},
+          "kubernetes v1.34 pkg/scheduler/framework/plugins/defaultpreemption", "DefaultPreemption",
+          decide_default, always, false},
     Entry{"toleration", "scheduler-plugins PreemptionToleration",
           "scheduler-plugins v0.35 pkg/preemptiontoleration", "PreemptionToleration",
           decide_toleration, any_toleration_class, false},
     Entry{"capacity", "scheduler-plugins CapacityScheduling (ElasticQuota min/max)",
-          "scheduler-plugins v0.35 pkg/capacityscheduling", "CapacityScheduling",
-          decide_capacity, capacity_applies, false},
+          "scheduler-plugins v0.35 pkg/capacityscheduling", "CapacityScheduling", decide_capacity,
+          capacity_applies, false},
     Entry{"koordinator", "Koordinator ElasticQuota and job-level (gang) preemption",
           "koordinator v1.8.0-61 pkg/scheduler/plugins/elasticquota, coscheduling/core",
           "ElasticQuota", decide_koordinator, koordinator_applies, false},
@@ -47,13 +48,15 @@ constexpr std::array k_policies{
           "kueue v0.14.8 pkg/scheduler/preemption, flavorassigner", "Kueue", decide_kueue,
           kueue_applies, true},
     Entry{"yunikorn", "Apache YuniKorn queue-guarantee preemption (the seven laws)",
-          "yunikorn-core v1.7.0 pkg/scheduler/objects/preemption.go", "YuniKorn",
-          decide_yunikorn, yunikorn_applies, false},
+          "yunikorn-core v1.7.0 pkg/scheduler/objects/preemption.go", "YuniKorn", decide_yunikorn,
+          yunikorn_applies, false},
 };
 
 }  // namespace
 
-std::span<const Entry> all() { return k_policies; }
+std::span<const Entry> all() {
+  return k_policies;
+}
 
 const Entry* find(std::string_view name) {
   for (const Entry& e : k_policies) {

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "render/compare.h"
 
+#include "render/table.h"
+
 #include <fmt/format.h>
 
 #include <set>
-
-#include "render/table.h"
 
 namespace kpreempt::render {
 namespace {
@@ -41,14 +41,14 @@ std::vector<std::string> differences(const policy::Decision& base, const policy:
   auto b = victim_names(other);
   for (const auto& name : a) {
     if (!b.contains(name)) {
-      out.push_back(fmt::format("with {}, {} survives; with {}, it is evicted", other.policy,
-                                name, base.policy));
+      out.push_back(fmt::format("with {}, {} survives; with {}, it is evicted", other.policy, name,
+                                base.policy));
     }
   }
   for (const auto& name : b) {
     if (!a.contains(name)) {
-      out.push_back(fmt::format("with {}, {} is evicted; with {}, it survives", other.policy,
-                                name, base.policy));
+      out.push_back(fmt::format("with {}, {} is evicted; with {}, it survives", other.policy, name,
+                                base.policy));
     }
   }
   return out;

@@ -2,11 +2,11 @@
 // Side-by-side comparison of several policies' decisions for one preemptor.
 #pragma once
 
+#include "kpreempt/policy/policy.h"
+
 #include <ostream>
 #include <string>
 #include <vector>
-
-#include "kpreempt/policy/policy.h"
 
 namespace kpreempt::render {
 

@@ -19,7 +19,8 @@ Json resources_json(const model::Resources& r) {
     j["memory"] = model::to_string(model::Quantity::from_units(r.memory), true);
   }
   if (r.ephemeral_storage != 0) {
-    j["ephemeral-storage"] = model::to_string(model::Quantity::from_units(r.ephemeral_storage), true);
+    j["ephemeral-storage"] =
+        model::to_string(model::Quantity::from_units(r.ephemeral_storage), true);
   }
   for (const auto& [name, v] : r.scalar) {
     j[name] = model::to_string(model::Quantity::from_units(v));

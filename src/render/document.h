@@ -3,10 +3,11 @@
 // the same document.
 #pragma once
 
-#include <nlohmann/json.hpp>
-#include <vector>
-
 #include "kpreempt/render/render.h"
+
+#include <nlohmann/json.hpp>
+
+#include <vector>
 
 namespace kpreempt::render {
 

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 // JSON and YAML output: the same document (render/document.h), two syntaxes.
+#include "render/structured.h"
+
+#include "render/document.h"
+
 #include <yaml-cpp/yaml.h>
 
 #include <ostream>
-
-#include "render/document.h"
-#include "render/structured.h"
 
 namespace kpreempt::render {
 namespace {

@@ -2,10 +2,10 @@
 // Machine-readable renderers.
 #pragma once
 
+#include "kpreempt/render/render.h"
+
 #include <iosfwd>
 #include <vector>
-
-#include "kpreempt/render/render.h"
 
 namespace kpreempt::render {
 

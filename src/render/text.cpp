@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 // The text renderer: what a person reads to act within seconds. Outcome first, then the
 // victims, then why the other nodes were not chosen; `wide` adds every pod's verdict.
+#include "render/compare.h"
+#include "render/structured.h"
+#include "render/table.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -8,10 +12,6 @@
 #include <map>
 #include <ostream>
 #include <set>
-
-#include "render/compare.h"
-#include "render/structured.h"
-#include "render/table.h"
 
 namespace kpreempt::render {
 namespace {
@@ -129,9 +129,8 @@ void print_nodes(const policy::Decision& d, bool wide, std::ostream& out) {
     out << "  candidates by " << d.verdict_unit << '\n';
   }
   std::string unit = d.verdict_unit;
-  std::transform(unit.begin(), unit.end(), unit.begin(), [](unsigned char c) {
-    return static_cast<char>(std::toupper(c));
-  });
+  std::transform(unit.begin(), unit.end(), unit.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
   Table t({unit, "RESULT", "DETAIL"});
   for (const auto* n : listed) {
     t.add({n->node, n->code, n->detail});

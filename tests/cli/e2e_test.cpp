@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // End-to-end: the real binary, its exit codes, stdout and stderr.
+#include <catch2/catch.hpp>
 #include <sys/wait.h>
 
 #include <array>
-#include <catch2/catch.hpp>
 #include <cstdio>
 #include <string>
 
@@ -31,8 +31,7 @@ Run kpreempt(const std::string& args, bool with_stderr = true) {
   return r;
 }
 
-constexpr const char* k_demo =
-    "explain -f testdata/demo/cluster.yaml --now 2026-11-22T10:00:00Z ";
+constexpr const char* k_demo = "explain -f testdata/demo/cluster.yaml --now 2026-11-22T10:00:00Z ";
 
 }  // namespace
 
@@ -61,7 +60,9 @@ TEST_CASE("a what-if pod file is explained against the dump", "[cli][e2e]") {
 }
 
 TEST_CASE("usage errors exit 2", "[cli][e2e]") {
-  SECTION("no subcommand") { CHECK(kpreempt("").code == 2); }
+  SECTION("no subcommand") {
+    CHECK(kpreempt("").code == 2);
+  }
   SECTION("unknown policy") {
     Run r = kpreempt(std::string(k_demo) + "--pod ml/trainer-0 --policy nope");
     CHECK(r.code == 2);

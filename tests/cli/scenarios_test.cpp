@@ -1,16 +1,16 @@
 // SPDX-License-Identifier: Apache-2.0
 // Runs every scenario under testdata/explain/<policy>/<case>/ through the CLI in-process and
 // compares outcome, node and victims with the case's expectations.
+#include "kpreempt/cli/cli.h"
+
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
-#include <catch2/catch.hpp>
 #include <filesystem>
-#include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
-
-#include "kpreempt/cli/cli.h"
 
 namespace fs = std::filesystem;
 
@@ -30,12 +30,12 @@ std::vector<fs::path> scenario_dirs() {
 std::vector<std::string> explain_args(const fs::path& dir, const YAML::Node& c) {
   const YAML::Node& pre = c["preemptor"];
   std::string flag = pre["kind"].as<std::string>() == "Workload" ? "--workload" : "--pod";
-  std::vector<std::string> args = {"kpreempt", "explain",
-                                   "-f", (dir / "cluster.yaml").string(),
-                                   "--policy", c["policy"].as<std::string>(),
-                                   flag, pre["namespace"].as<std::string>() + "/" +
-                                             pre["name"].as<std::string>(),
-                                   "-o", "json"};
+  std::vector<std::string> args = {
+      "kpreempt", "explain",
+      "-f",       (dir / "cluster.yaml").string(),
+      "--policy", c["policy"].as<std::string>(),
+      flag,       pre["namespace"].as<std::string>() + "/" + pre["name"].as<std::string>(),
+      "-o",       "json"};
   if (c["now"]) {
     args.insert(args.end(), {"--now", c["now"].as<std::string>()});
   }

@@ -2,12 +2,12 @@
 // Loading cluster dumps: files, folders and stdin, YAML or JSON, into a SnapshotBuilder.
 #pragma once
 
-#include <string>
-#include <vector>
-
 #include "kpreempt/diag.h"
 #include "kpreempt/model/objects.h"
 #include "kpreempt/model/snapshot.h"
+
+#include <string>
+#include <vector>
 
 namespace kpreempt::load {
 

@@ -3,10 +3,10 @@
 // component-helpers match them.
 #pragma once
 
+#include "kpreempt/model/objects.h"
+
 #include <string_view>
 #include <vector>
-
-#include "kpreempt/model/objects.h"
 
 namespace kpreempt::model {
 

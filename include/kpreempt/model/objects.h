@@ -3,15 +3,15 @@
 // Field names follow the API; comments give the API path when it is not obvious.
 #pragma once
 
+#include "kpreempt/diag.h"
+#include "kpreempt/model/quantity.h"
+#include "kpreempt/model/time.h"
+
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <utility>
 #include <vector>
-
-#include "kpreempt/diag.h"
-#include "kpreempt/model/quantity.h"
-#include "kpreempt/model/time.h"
 
 namespace kpreempt::model {
 
@@ -24,7 +24,7 @@ using ResourceList = std::vector<std::pair<std::string, Quantity>>;
 Quantity get(const ResourceList& r, std::string_view name);  // absent = 0
 
 struct ObjectRef {
-  std::string kind;       // "Pod", "Workload", ...
+  std::string kind;        // "Pod", "Workload", ...
   std::string namespace_;  // empty for cluster-scoped objects
   std::string name;
   friend auto operator<=>(const ObjectRef&, const ObjectRef&) = default;
@@ -117,7 +117,7 @@ struct Pod {
   std::vector<OwnerReference> owners;
   std::optional<Instant> creation_timestamp, deletion_timestamp;
 
-  std::string node_name;  // spec.nodeName; empty = pending
+  std::string node_name;                 // spec.nodeName; empty = pending
   std::optional<std::int32_t> priority;  // spec.priority as written
   std::string priority_class_name;
   std::string preemption_policy;  // spec.preemptionPolicy as written; may be empty
@@ -154,7 +154,7 @@ struct PriorityClass {
 struct PodDisruptionBudget {
   std::string namespace_, name;
   LabelSelector selector;
-  bool selector_valid = true;  // an unparsable selector is ignored upstream
+  bool selector_valid = true;            // an unparsable selector is ignored upstream
   std::int32_t disruptions_allowed = 0;  // status.disruptionsAllowed, absent = 0
   bool has_status = false;
   std::vector<std::string> disrupted_pods;  // status.disruptedPods keys, sorted

@@ -3,13 +3,13 @@
 // resource in whole units rounded up (framework.Resource).
 #pragma once
 
+#include "kpreempt/model/objects.h"
+
 #include <cstdint>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
-
-#include "kpreempt/model/objects.h"
 
 namespace kpreempt::model {
 

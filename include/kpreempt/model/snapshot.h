@@ -3,6 +3,14 @@
 // (SnapshotBuilder), never changed afterwards: policies simulate on their own copies.
 #pragma once
 
+#include "kpreempt/diag.h"
+#include "kpreempt/model/elastic_quota.h"
+#include "kpreempt/model/koordinator.h"
+#include "kpreempt/model/kueue.h"
+#include "kpreempt/model/objects.h"
+#include "kpreempt/model/resources.h"
+#include "kpreempt/model/yunikorn.h"
+
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -11,14 +19,6 @@
 #include <string_view>
 #include <unordered_map>
 #include <vector>
-
-#include "kpreempt/diag.h"
-#include "kpreempt/model/elastic_quota.h"
-#include "kpreempt/model/koordinator.h"
-#include "kpreempt/model/kueue.h"
-#include "kpreempt/model/objects.h"
-#include "kpreempt/model/resources.h"
-#include "kpreempt/model/yunikorn.h"
 
 namespace kpreempt::model {
 

@@ -2,11 +2,11 @@
 // kube-scheduler DefaultPreemption (v1.34), and the hooks variants of it build on.
 #pragma once
 
+#include "kpreempt/policy/policy.h"
+
 #include <functional>
 #include <string>
 #include <string_view>
-
-#include "kpreempt/policy/policy.h"
 
 namespace kpreempt::policy {
 

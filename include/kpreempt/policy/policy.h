@@ -3,6 +3,10 @@
 // preemptor, the clock and its args: same input, same Decision.
 #pragma once
 
+#include "kpreempt/model/objects.h"
+#include "kpreempt/model/snapshot.h"
+#include "kpreempt/model/time.h"
+
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -10,10 +14,6 @@
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include "kpreempt/model/objects.h"
-#include "kpreempt/model/snapshot.h"
-#include "kpreempt/model/time.h"
 
 namespace kpreempt::policy {
 
@@ -76,7 +76,7 @@ struct Victim {
   model::ObjectRef ref;
   std::string node;  // empty for quota-level victims (Kueue workloads)
   std::int32_t priority = 0;
-  std::string reason;  // code: "victim", "pdb-violation:ns/pdb", "InCohortReclamation"...
+  std::string reason;       // code: "victim", "pdb-violation:ns/pdb", "InCohortReclamation"...
   std::string queue;        // ClusterQueue, YuniKorn queue or ElasticQuota, when relevant
   std::string application;  // YuniKorn application / gang, when relevant
 };
@@ -96,14 +96,14 @@ struct Decision {
   // Preemptor-level reason codes, most important first: "preempt", "tie:n1,n2",
   // "upstream-window", "no-candidates", "preemption-policy-never", ...
   std::vector<std::string> reasons;
-  std::string summary;          // one sentence for the text renderer
+  std::string summary;                  // one sentence for the text renderer
   std::vector<std::string> tied_nodes;  // all nodes equal on every criterion (incl. node)
   std::vector<NodeVerdict> nodes;       // every node, in name order
   // What a NodeVerdict stands for: "node", or "ClusterQueue" for quota-level policies whose
   // verdicts group candidates by queue.
   std::string verdict_unit = "node";
-  std::vector<std::string> warnings;    // things about the input a user should know
-  std::vector<Table> tables;            // policy-specific, printed after the victims
+  std::vector<std::string> warnings;  // things about the input a user should know
+  std::vector<Table> tables;          // policy-specific, printed after the victims
   // Policy-specific structured data for JSON/YAML: a serialized JSON object printed under
   // "details" (flavor assignment, quota usage before/after, queue tree). Empty: none.
   std::string details_json;

@@ -3,14 +3,14 @@
 // decisions and the snapshot; they decide nothing.
 #pragma once
 
+#include "kpreempt/model/snapshot.h"
+#include "kpreempt/policy/policy.h"
+
 #include <iosfwd>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include "kpreempt/model/snapshot.h"
-#include "kpreempt/policy/policy.h"
 
 namespace kpreempt::render {
 
