@@ -136,15 +136,15 @@ void add_lint(CLI::App& app, const Streams& io, int& exit_code) {
     if (o->inputs.files.empty()) {
       throw UsageError("lint needs at least one -f FILE|DIR|-");
     }
+    // Bare `lint` runs both groups.
+    bool both = !pcs->parsed() && !queues->parsed();
     std::vector<lint::Group> groups;
-    if (pcs->parsed()) {
+    groups.reserve(2);
+    if (both || pcs->parsed()) {
       groups.push_back(lint::Group::priorityclasses);
     }
-    if (queues->parsed()) {
+    if (both || queues->parsed()) {
       groups.push_back(lint::Group::queues);
-    }
-    if (groups.empty()) {
-      groups = {lint::Group::priorityclasses, lint::Group::queues};
     }
     exit_code = run_lint(*o, groups, io);
   });

@@ -3,40 +3,14 @@
 // type = its id and every finding in the failure body.
 #include "lint/output.h"
 
+#include "kpreempt/render/xml.h"
+
 #include <fmt/format.h>
 
 #include <ostream>
 
 namespace kpreempt::lint {
-namespace {
-
-std::string xml(std::string_view s) {
-  std::string out;
-  for (char c : s) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\'':
-        out += "&apos;";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
-}
-
-}  // namespace
+using render::xml_escape;
 
 void write_junit(const std::vector<Finding>& findings, const std::vector<const Rule*>& selected,
                  std::ostream& out) {
@@ -58,8 +32,8 @@ void write_junit(const std::vector<Finding>& findings, const std::vector<const R
       ++failing;
       cases += fmt::format(
           "    <failure type=\"{}\" message=\"{}\">{}</failure>\n", r->id,
-          xml(fmt::format("{} finding{}: {}", count, count == 1 ? "" : "s", r->summary)),
-          xml(body));
+          xml_escape(fmt::format("{} finding{}: {}", count, count == 1 ? "" : "s", r->summary)),
+          xml_escape(body));
     }
     cases += "  </testcase>\n";
   }

@@ -12,7 +12,6 @@ namespace kpreempt::lint {
 namespace {
 
 constexpr const char* k_schema = "https://json.schemastore.org/sarif-2.1.0.json";
-constexpr const char* k_information_uri = "https://github.com/kpreempt/kpreempt";
 
 std::string sarif_level(Level l) {
   return l == Level::error ? "error" : l == Level::warning ? "warning" : "note";
@@ -90,10 +89,8 @@ void write_sarif(const std::vector<Finding>& findings, const std::vector<const R
   for (const Rule* r : listed) {
     rules.push_back(descriptor(*r));
   }
-  nlohmann::ordered_json driver = {{"name", "kpreempt"},
-                                   {"version", KPREEMPT_VERSION},
-                                   {"informationUri", k_information_uri},
-                                   {"rules", rules}};
+  nlohmann::ordered_json driver = {
+      {"name", "kpreempt"}, {"version", KPREEMPT_VERSION}, {"rules", rules}};
   nlohmann::ordered_json run = {
       {"tool", {{"driver", driver}}}, {"columnKind", "unicodeCodePoints"}, {"results", results}};
   nlohmann::ordered_json doc = {{"$schema", k_schema}, {"version", "2.1.0"}, {"runs", {run}}};

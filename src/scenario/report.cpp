@@ -2,6 +2,8 @@
 // Printing scenario results: text lines, a JSON document, or JUnit XML for CI systems.
 #include "kpreempt/scenario/report.h"
 
+#include "kpreempt/render/xml.h"
+
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
@@ -10,6 +12,8 @@
 
 namespace kpreempt::scenario {
 namespace {
+
+using render::xml_escape;
 
 std::size_t count(const std::vector<Result>& results, Status status) {
   return static_cast<std::size_t>(std::count_if(
@@ -75,32 +79,6 @@ void json(const std::vector<Result>& results, std::ostream& out) {
   doc["passed"] = passed;
   doc["failed"] = results.size() - passed;
   out << doc.dump(2) << '\n';
-}
-
-std::string xml_escape(std::string_view text) {
-  std::string out;
-  for (char c : text) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\'':
-        out += "&apos;";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
 }
 
 void junit(const std::vector<Result>& results, std::ostream& out) {

@@ -1,55 +1,29 @@
 // SPDX-License-Identifier: Apache-2.0
 // `kpreempt check`: output formats and exit codes, in-process and through the real binary.
+#include "support/run.h"
+
 #include "kpreempt/cli/cli.h"
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
-#include <sys/wait.h>
 
-#include <array>
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 #include <string>
 #include <vector>
 
 namespace {
 
-struct Run {
-  int code = -1;
-  std::string out, err;
-};
+using kpreempt::test::Run;
 
 Run check(std::vector<std::string> args) {
-  args.insert(args.begin(), {"kpreempt", "check"});
-  std::vector<const char*> argv;
-  for (const auto& a : args) {
-    argv.push_back(a.c_str());
-  }
-  std::ostringstream out, err;
-  Run r;
-  r.code = kpreempt::cli::run(static_cast<int>(argv.size()), argv.data(), out, err);
-  r.out = out.str();
-  r.err = err.str();
-  return r;
+  args.insert(args.begin(), "check");
+  return kpreempt::test::run_cli(args);
 }
 
 // The binary, run from the project root so paths in its output are relative.
 Run binary(const std::string& args) {
-  std::string cmd =
-      std::string("cd '" KPREEMPT_TESTDATA "/..' && '") + KPREEMPT_BINARY + "' " + args + " 2>&1";
-  Run r;
-  FILE* pipe = popen(cmd.c_str(), "r");
-  REQUIRE(pipe != nullptr);
-  std::array<char, 4096> buf{};
-  std::size_t n = 0;
-  while ((n = fread(buf.data(), 1, buf.size(), pipe)) > 0) {
-    r.out.append(buf.data(), n);
-  }
-  int status = pclose(pipe);
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
+  return kpreempt::test::run_binary(args, true);
 }
 
 const std::string k_check = KPREEMPT_TESTDATA "/check";

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // `kpreempt matrix`: cells per policy, formats and input errors.
+#include "support/run.h"
+
 #include "kpreempt/cli/cli.h"
 
 #include <catch2/catch.hpp>
@@ -7,29 +9,16 @@
 
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 #include <string>
 #include <vector>
 
 namespace {
 
-struct Run {
-  int code = -1;
-  std::string out, err;
-};
+using kpreempt::test::Run;
 
 Run matrix(std::vector<std::string> args) {
-  args.insert(args.begin(), {"kpreempt", "matrix"});
-  std::vector<const char*> argv;
-  for (const auto& a : args) {
-    argv.push_back(a.c_str());
-  }
-  std::ostringstream out, err;
-  Run r;
-  r.code = kpreempt::cli::run(static_cast<int>(argv.size()), argv.data(), out, err);
-  r.out = out.str();
-  r.err = err.str();
-  return r;
+  args.insert(args.begin(), "matrix");
+  return kpreempt::test::run_cli(args);
 }
 
 const std::string k_classes = KPREEMPT_TESTDATA "/matrix/classes.yaml";

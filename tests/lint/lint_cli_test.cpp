@@ -1,46 +1,30 @@
 // SPDX-License-Identifier: Apache-2.0
 // `kpreempt lint` through the real binary: exit codes, silence on a clean run, formats.
-#include <catch2/catch.hpp>
-#include <sys/wait.h>
+#include "support/run.h"
 
-#include <array>
-#include <cstdio>
+#include <catch2/catch.hpp>
+
 #include <string>
 
 namespace {
 
-struct Run {
-  int code = -1;
-  std::string out;
-};
+using kpreempt::test::Run;
 
 // Runs kpreempt from the source tree with `args`; `with_stderr` appends stderr to the output.
-Run kpreempt(const std::string& args, bool with_stderr = false) {
-  std::string cmd = std::string("cd '" KPREEMPT_TESTDATA "/..' && '") + KPREEMPT_BINARY + "' " +
-                    args + (with_stderr ? " 2>&1" : " 2>/dev/null");
-  Run r;
-  FILE* pipe = popen(cmd.c_str(), "r");
-  REQUIRE(pipe != nullptr);
-  std::array<char, 4096> buf{};
-  std::size_t n = 0;
-  while ((n = fread(buf.data(), 1, buf.size(), pipe)) > 0) {
-    r.out.append(buf.data(), n);
-  }
-  int status = pclose(pipe);
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
+Run run(const std::string& args, bool with_stderr = false) {
+  return kpreempt::test::run_binary(args, with_stderr);
 }
 
 }  // namespace
 
 TEST_CASE("lint exits 0 and prints nothing on a clean input", "[lint][e2e]") {
-  Run r = kpreempt("lint priorityclasses -f testdata/lint/PC001/good.yaml");
+  Run r = run("lint priorityclasses -f testdata/lint/PC001/good.yaml");
   CHECK(r.code == 0);
   CHECK(r.out.empty());
 }
 
 TEST_CASE("lint exits 1 with file:line:col findings", "[lint][e2e]") {
-  Run r = kpreempt("lint -f testdata/lint/PC001/bad.yaml");
+  Run r = run("lint -f testdata/lint/PC001/bad.yaml");
   CHECK(r.code == 1);
   CHECK(r.out.find("testdata/lint/PC001/bad.yaml:6:1: error: PriorityClass/platform-critical: ") ==
         0);
@@ -48,43 +32,43 @@ TEST_CASE("lint exits 1 with file:line:col findings", "[lint][e2e]") {
 }
 
 TEST_CASE("--fail-on decides which severities fail the run", "[lint][e2e]") {
-  CHECK(kpreempt("lint -f testdata/lint/PC016/bad.yaml").code == 0);
-  CHECK(kpreempt("lint -f testdata/lint/PC016/bad.yaml --fail-on info").code == 1);
-  CHECK(kpreempt("lint -f testdata/lint/PC001/bad.yaml --fail-on never").code == 0);
-  CHECK(kpreempt("lint -f testdata/lint/PC014/bad.yaml --fail-on warning").code == 1);
+  CHECK(run("lint -f testdata/lint/PC016/bad.yaml").code == 0);
+  CHECK(run("lint -f testdata/lint/PC016/bad.yaml --fail-on info").code == 1);
+  CHECK(run("lint -f testdata/lint/PC001/bad.yaml --fail-on never").code == 0);
+  CHECK(run("lint -f testdata/lint/PC014/bad.yaml --fail-on warning").code == 1);
 }
 
 TEST_CASE("lint exits 2 on bad input and bad options", "[lint][e2e]") {
-  Run parse = kpreempt("lint -f testdata/lint/broken.yaml.txt", true);
+  Run parse = run("lint -f testdata/lint/broken.yaml.txt", true);
   CHECK(parse.code == 2);
   CHECK(parse.out.find("broken.yaml.txt:4:") != std::string::npos);
-  CHECK(kpreempt("lint -f testdata/lint/missing.yaml").code == 2);
-  CHECK(kpreempt("lint -f testdata/lint/PC001/bad.yaml --only PC999").code == 2);
-  CHECK(kpreempt("lint -f testdata/lint/PC001/bad.yaml -o xml").code == 2);
-  CHECK(kpreempt("lint queues").code == 2);
+  CHECK(run("lint -f testdata/lint/missing.yaml").code == 2);
+  CHECK(run("lint -f testdata/lint/PC001/bad.yaml --only PC999").code == 2);
+  CHECK(run("lint -f testdata/lint/PC001/bad.yaml -o xml").code == 2);
+  CHECK(run("lint queues").code == 2);
 }
 
 TEST_CASE("the subcommand picks the rule group", "[lint][e2e]") {
-  CHECK(kpreempt("lint queues -f testdata/lint/PC001/bad.yaml").code == 0);
-  CHECK(kpreempt("lint priorityclasses -f testdata/lint/KQ001/bad.yaml").code == 0);
-  CHECK(kpreempt("lint queues -f testdata/lint/KQ001/bad.yaml").code == 1);
-  Run both = kpreempt("lint -f testdata/lint/KQ001/bad.yaml -f testdata/lint/PC001/bad.yaml");
+  CHECK(run("lint queues -f testdata/lint/PC001/bad.yaml").code == 0);
+  CHECK(run("lint priorityclasses -f testdata/lint/KQ001/bad.yaml").code == 0);
+  CHECK(run("lint queues -f testdata/lint/KQ001/bad.yaml").code == 1);
+  Run both = run("lint -f testdata/lint/KQ001/bad.yaml -f testdata/lint/PC001/bad.yaml");
   CHECK(both.out.find("[KQ001]") != std::string::npos);
   CHECK(both.out.find("[PC001]") != std::string::npos);
 }
 
 TEST_CASE("stdin, baselines and the structured formats work end to end", "[lint][e2e]") {
-  Run in = kpreempt("lint -f - < testdata/lint/PC001/bad.yaml");
+  Run in = run("lint -f - < testdata/lint/PC001/bad.yaml");
   CHECK(in.code == 1);
   CHECK(in.out.find("<stdin>:6:1:") == 0);
-  Run base = kpreempt(
-      "lint -f testdata/lint/PC008/bad.yaml --baseline "
-      "testdata/lint/PC008/baseline.yaml --only PC008 -o json");
+  Run base =
+      run("lint -f testdata/lint/PC008/bad.yaml --baseline "
+          "testdata/lint/PC008/baseline.yaml --only PC008 -o json");
   CHECK(base.code == 1);
   CHECK(base.out.find("\"rule\": \"PC008\"") != std::string::npos);
-  Run sarif = kpreempt("lint -f testdata/lint/PC001/good.yaml -o sarif");
+  Run sarif = run("lint -f testdata/lint/PC001/good.yaml -o sarif");
   CHECK(sarif.code == 0);
   CHECK(sarif.out.find("\"results\": []") != std::string::npos);
-  Run gh = kpreempt("lint -f testdata/lint/PC001/bad.yaml -o github");
+  Run gh = run("lint -f testdata/lint/PC001/bad.yaml -o github");
   CHECK(gh.out.find("::error file=testdata/lint/PC001/bad.yaml,line=6,col=1,title=PC001::") == 0);
 }
