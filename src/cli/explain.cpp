@@ -145,6 +145,22 @@ std::vector<const policy::Entry*> chosen_policies(const ExplainOptions& o,
   return chosen;
 }
 
+// Policy warnings go to stderr, each once however many preemptors or policies raised it;
+// JSON and YAML keep them per decision as well.
+void print_warnings(const std::vector<render::Explanation>& explanations, const Streams& io) {
+  std::vector<std::string> seen;
+  for (const auto& e : explanations) {
+    for (const auto& d : e.decisions) {
+      for (const auto& w : d.warnings) {
+        if (std::find(seen.begin(), seen.end(), w) == seen.end()) {
+          io.err << "kpreempt: warning: " << w << '\n';
+          seen.push_back(w);
+        }
+      }
+    }
+  }
+}
+
 int run_explain(const ExplainOptions& o, const Streams& io) {
   auto format = render::parse_format(o.output);
   model::Instant now = parse_now(o.now);
@@ -167,6 +183,7 @@ int run_explain(const ExplainOptions& o, const Streams& io) {
     }
     explanations.push_back(std::move(e));
   }
+  print_warnings(explanations, io);
   render::Style style{use_color(o.color, isatty(STDOUT_FILENO) == 1) &&
                       (*format == render::Format::text || *format == render::Format::wide)};
   render::render(*format, loaded->snapshot, explanations, style, io.out);

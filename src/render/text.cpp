@@ -177,9 +177,6 @@ void print_decision(const policy::Decision& d, bool wide, const Paint& paint, st
   if (wide) {
     print_pod_verdicts(d, out);
   }
-  for (const auto& w : d.warnings) {
-    out << "  " << paint("warning:", "35") << ' ' << w << '\n';
-  }
 }
 
 }  // namespace

@@ -89,3 +89,25 @@ TEST_CASE("help and version exit 0", "[cli][e2e]") {
   CHECK(v.code == 0);
   CHECK(v.out.rfind("kpreempt ", 0) == 0);
 }
+
+TEST_CASE("a bare queues.yaml given with -f configures yunikorn", "[cli][e2e]") {
+  Run r =
+      run("explain -f testdata/cli/yunikorn-cluster.yaml -f testdata/cli/yunikorn-queues.yaml "
+          "--policy yunikorn --pod default/a-1 --now 2026-01-01T00:10:00Z -o json");
+  INFO(r.out);
+  REQUIRE(r.code == 0);
+  CHECK(r.out.find("\"outcome\": \"preempt\"") != std::string::npos);
+  CHECK(r.out.find("\"name\": \"b-2\"") != std::string::npos);
+}
+
+TEST_CASE("policy warnings go to stderr once", "[cli][e2e]") {
+  Run r =
+      run("explain -f testdata/cli/legacy-toleration.yaml --pod prod/serve-0 "
+          "--now 2026-03-10T12:00:00Z");
+  REQUIRE(r.code == 0);
+  const std::string warning =
+      "kpreempt: warning: PriorityClass \"low-non-preempted\" uses the legacy annotation prefix";
+  auto first = r.out.find(warning);
+  CHECK(first != std::string::npos);
+  CHECK(r.out.find(warning, first + 1) == std::string::npos);
+}
