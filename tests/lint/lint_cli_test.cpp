@@ -31,7 +31,7 @@ TEST_CASE("lint exits 1 with file:line:col findings", "[lint][e2e]") {
   CHECK(r.out.find("[PC001]") != std::string::npos);
 }
 
-TEST_CASE("--fail-on decides which severities fail the run", "[lint][e2e]") {
+TEST_CASE("lint --fail-on decides which severities fail the run", "[lint][e2e]") {
   CHECK(run("lint -f testdata/lint/PC016/bad.yaml").code == 0);
   CHECK(run("lint -f testdata/lint/PC016/bad.yaml --fail-on info").code == 1);
   CHECK(run("lint -f testdata/lint/PC001/bad.yaml --fail-on never").code == 0);
