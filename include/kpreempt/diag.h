@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace kpreempt {
@@ -27,6 +28,9 @@ struct Diagnostic {
 // "file:line:col: error: message" (the location part shrinks when unknown; no file gives
 // "kpreempt: error: message").
 std::string format(const Diagnostic& d);
+
+// Levenshtein distance, for "did you mean" suggestions in messages.
+std::size_t edit_distance(std::string_view a, std::string_view b);
 
 // Thrown deep inside a decoder or parser for bad input; caught where the object (or the file)
 // can be abandoned and turned into a Diagnostic. Never used for bugs.

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "cli/context.h"
 
+#include "kpreempt/diag.h"
 #include "kpreempt/load/load.h"
 #include "kpreempt/model/kueue.h"
 
@@ -16,21 +17,6 @@ namespace {
 // Past this many errors the rest are counted, not printed: one broken indentation can
 // produce thousands.
 constexpr std::size_t k_max_printed_errors = 25;
-
-std::size_t edit_distance(std::string_view a, std::string_view b) {
-  std::vector<std::size_t> row(b.size() + 1);
-  std::iota(row.begin(), row.end(), 0);
-  for (std::size_t i = 1; i <= a.size(); ++i) {
-    std::size_t diagonal = row[0];
-    row[0] = i;
-    for (std::size_t j = 1; j <= b.size(); ++j) {
-      std::size_t above = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      diagonal = above;
-    }
-  }
-  return row[b.size()];
-}
 
 void print_diagnostics(const std::vector<Diagnostic>& diags, std::ostream& err) {
   std::size_t errors = 0;

@@ -27,7 +27,6 @@ class StreamReader {
  private:
   void top_map(Mark mark);
   void items();
-  void skip_map_rest();
   void decode();
   void decode_checked(Field root, Object& obj);
   std::string describe(const KindEntry& entry, const Field& root) const;
@@ -83,7 +82,8 @@ void StreamReader::top_map(Mark mark) {
     const Event& value = m_src.next();
     if (m_key == "items" && value.type == EventType::seq_start) {
       items();
-      skip_map_rest();
+      // The members of a List after its items (kind, metadata) say nothing kpreempt needs.
+      m_src.skip_value_rest();
       return;
     }
     m_builder.add_root_member(m_key, key_mark, value);
@@ -112,27 +112,6 @@ void StreamReader::items() {
           error(m_tree.loc(ev.mark),
                 "expected a Kubernetes object, got \"" + std::string(ev.text) + "\"");
         }
-        break;
-    }
-  }
-}
-
-// The members of a List after its items (kind, metadata) say nothing kpreempt needs.
-void StreamReader::skip_map_rest() {
-  int depth = 1;
-  while (depth > 0) {
-    switch (m_src.next().type) {
-      case EventType::map_start:
-      case EventType::seq_start:
-        ++depth;
-        break;
-      case EventType::map_end:
-      case EventType::seq_end:
-        --depth;
-        break;
-      case EventType::stream_end:
-        return;
-      default:
         break;
     }
   }

@@ -2,6 +2,8 @@
 // Located, typed reads of scenario documents.
 #include "scenario/yaml_reader.h"
 
+#include "kpreempt/diag.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -10,21 +12,6 @@
 
 namespace kpreempt::scenario {
 namespace {
-
-std::size_t edit_distance(std::string_view a, std::string_view b) {
-  std::vector<std::size_t> row(b.size() + 1);
-  std::iota(row.begin(), row.end(), 0);
-  for (std::size_t i = 1; i <= a.size(); ++i) {
-    std::size_t diagonal = row[0];
-    row[0] = i;
-    for (std::size_t j = 1; j <= b.size(); ++j) {
-      std::size_t above = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      diagonal = above;
-    }
-  }
-  return row[b.size()];
-}
 
 std::string qualified(std::string_view where, std::string_view key) {
   return where.empty() ? std::string(key) : fmt::format("{}.{}", where, key);
