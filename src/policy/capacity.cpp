@@ -125,30 +125,13 @@ std::vector<model::NodeId> dry_run_all(const Input& in, const common::Filters& f
 
 void pick(const Input& in, const QuotaState& quotas, const std::vector<model::NodeId>& candidates,
           std::vector<NodeState>& states, Decision& d) {
-  std::vector<CandidateRank> ranks;
-  for (model::NodeId id : candidates) {
-    const DryRun& dry = *states[id].dry;
-    ranks.push_back(common::rank_of(in.snapshot, in.now, dry.victims, dry.pdb_violations));
-    states[id].rank = ranks.back();
-  }
-  const common::Pick p = common::pick_candidate(ranks);
-  const model::NodeId winner = candidates[p.winner];
-  for (std::size_t i = 0; i < candidates.size(); ++i) {
-    states[candidates[i]].lost = p.lost[i];
-  }
-  d.outcome = Outcome::preempt;
-  d.node = in.snapshot.nodes()[winner].name;
+  const common::Winner w = common::choose_winner(in, candidates, states, d);
   d.reasons.push_back("preempt");
-  if (!p.tied.empty()) {
-    for (std::size_t i : p.tied) {
-      d.tied_nodes.push_back(in.snapshot.nodes()[candidates[i]].name);
-      states[candidates[i]].tied = true;
-    }
-    d.reasons.push_back(fmt::format("tie:{}", fmt::join(d.tied_nodes, ",")));
+  if (!w.tie_reason.empty()) {
+    d.reasons.push_back(w.tie_reason);
   }
-  states[winner].winner = true;
-  capacity::add_victims(in, winner, *states[winner].dry, quotas, d);
-  d.summary = common::preempt_summary(in.snapshot, d, ranks[p.winner], p.decided_by);
+  capacity::add_victims(in, w.node, *states[w.node].dry, quotas, d);
+  d.summary = common::preempt_summary(in.snapshot, d, w.rank, w.decided_by);
 }
 
 std::string unschedulable_summary(const std::string& reason, const PreFilter& pre) {

@@ -152,32 +152,13 @@ std::vector<model::NodeId> dry_run_all(const Input& in, const Variant& variant,
 
 void finish_preempt(const Input& in, const std::vector<model::NodeId>& candidates,
                     std::vector<NodeState>& states, Decision& d) {
-  std::vector<CandidateRank> ranks;
-  for (model::NodeId id : candidates) {
-    const DryRun& dry = *states[id].dry;
-    ranks.push_back(common::rank_of(in.snapshot, in.now, dry.victims, dry.pdb_violations));
-    states[id].rank = ranks.back();
-  }
-  const common::Pick pick = common::pick_candidate(ranks);
-  const model::NodeId winner = candidates[pick.winner];
-  for (std::size_t i = 0; i < candidates.size(); ++i) {
-    states[candidates[i]].lost = pick.lost[i];
-  }
-  d.outcome = Outcome::preempt;
-  d.node = in.snapshot.nodes()[winner].name;
+  const common::Winner w = common::choose_winner(in, candidates, states, d);
   d.reasons.insert(d.reasons.begin(), "preempt");
-  if (!pick.tied.empty()) {
-    std::vector<std::string> names;
-    for (std::size_t i : pick.tied) {
-      names.push_back(in.snapshot.nodes()[candidates[i]].name);
-      states[candidates[i]].tied = true;
-    }
-    d.tied_nodes = names;
-    d.reasons.insert(d.reasons.begin() + 1, fmt::format("tie:{}", fmt::join(names, ",")));
+  if (!w.tie_reason.empty()) {
+    d.reasons.insert(d.reasons.begin() + 1, w.tie_reason);
   }
-  states[winner].winner = true;
-  common::add_victims(in, winner, *states[winner].dry, d);
-  d.summary = common::preempt_summary(in.snapshot, d, ranks[pick.winner], pick.decided_by);
+  common::add_victims(in, w.node, *states[w.node].dry, d);
+  d.summary = common::preempt_summary(in.snapshot, d, w.rank, w.decided_by);
 }
 
 }  // namespace

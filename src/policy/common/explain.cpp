@@ -2,6 +2,8 @@
 // Node and pod verdicts, victims and summaries for the default algorithm and its variants.
 #include "policy/common/explain.h"
 
+#include "policy/common/node_pick.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -204,6 +206,32 @@ std::string other_summary(const model::Snapshot& snap, const std::vector<NodeSta
       "no candidate node among {}: {} where removing pods cannot help, {} without lower-priority "
       "pods, {} still too full",
       plural(snap.nodes().size(), "node"), unresolvable, no_victims, still);
+}
+
+Winner choose_winner(const Input& in, const std::vector<model::NodeId>& candidates,
+                     std::vector<NodeState>& states, Decision& d) {
+  std::vector<CandidateRank> ranks;
+  for (model::NodeId id : candidates) {
+    const DryRun& dry = *states[id].dry;
+    ranks.push_back(rank_of(in.snapshot, in.now, dry.victims, dry.pdb_violations));
+    states[id].rank = ranks.back();
+  }
+  const Pick pick = pick_candidate(ranks);
+  for (std::size_t i = 0; i < candidates.size(); ++i) {
+    states[candidates[i]].lost = pick.lost[i];
+  }
+  Winner w{candidates[pick.winner], ranks[pick.winner], pick.decided_by, {}};
+  for (std::size_t i : pick.tied) {
+    d.tied_nodes.push_back(in.snapshot.nodes()[candidates[i]].name);
+    states[candidates[i]].tied = true;
+  }
+  if (!d.tied_nodes.empty()) {
+    w.tie_reason = fmt::format("tie:{}", fmt::join(d.tied_nodes, ","));
+  }
+  states[w.node].winner = true;
+  d.outcome = Outcome::preempt;
+  d.node = in.snapshot.nodes()[w.node].name;
+  return w;
 }
 
 }  // namespace kpreempt::policy::common

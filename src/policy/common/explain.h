@@ -28,6 +28,20 @@ struct NodeState {
 // Node ids sorted by node name.
 std::vector<model::NodeId> nodes_by_name(const model::Snapshot& snap);
 
+// The candidate pickOneNodeForPreemption chooses.
+struct Winner {
+  model::NodeId node;
+  CandidateRank rank;
+  std::string decided_by;  // the criterion that left one candidate; empty when tied
+  std::string tie_reason;  // "tie:n1,n2" when candidates stayed equal, else empty
+};
+
+// Ranks the candidates (in node-name order), records rank, lost criterion, tie and win on
+// their NodeStates, and sets d.outcome, d.node and d.tied_nodes. Where the "preempt" and tie
+// reason codes go in d.reasons is the caller's choice. `candidates` must not be empty.
+Winner choose_winner(const Input& in, const std::vector<model::NodeId>& candidates,
+                     std::vector<NodeState>& states, Decision& d);
+
 // Appends the winner's victims, in eviction order, to d.victims.
 void add_victims(const Input& in, model::NodeId winner, const DryRun& dry, Decision& d);
 
