@@ -1,10 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "cli/context.h"
 
+#include "cli/progress.h"
+
+#include "kpreempt/cache/cache.h"
 #include "kpreempt/diag.h"
 #include "kpreempt/load/load.h"
 #include "kpreempt/model/kueue.h"
 
+#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -51,26 +55,86 @@ bool any_error(const std::vector<Diagnostic>& diags) {
                      [](const Diagnostic& d) { return d.severity == Severity::error; });
 }
 
-}  // namespace
+// --pod-file: controllers become the pods they would create.
+load::LoadOptions pod_file_opts(load::LoadOptions opts) {
+  opts.derive_pods = true;
+  return opts;
+}
 
-std::optional<Loaded> load_inputs(const Inputs& in, const Streams& io) {
+// Loads the -f inputs, then the --pod-file ones, through one builder: the plain path.
+void load_plain(const Inputs& in, const load::LoadOptions& opts, Loaded& loaded,
+                std::vector<Diagnostic>& diags) {
   model::SnapshotBuilder builder;
-  std::vector<Diagnostic> diags;
-  load::LoadOptions opts{in.recursive};
   for (const auto& path : in.files) {
     load::load_path(path, opts, builder, diags);
   }
-  std::vector<model::ObjectRef> what_if;
   for (const auto& path : in.pod_files) {
-    load::load_path(path, opts, builder, diags, &what_if);
+    load::load_path(path, pod_file_opts(opts), builder, diags, &loaded.what_if_pods);
   }
-  Loaded loaded{std::move(builder).build(diags), std::move(what_if), {}};
+  loaded.snapshot = std::move(builder).build(diags);
+}
+
+// The -f inputs come from the cache or a snapshot file; --pod-file objects are added to that
+// snapshot and build() runs again over the whole, which reports its diagnostics afresh.
+void load_over_snapshot(const Inputs& in, const load::LoadOptions& opts, cache::Mode mode,
+                        Loaded& loaded, std::vector<Diagnostic>& diags) {
+  std::vector<Diagnostic> notes;
+  cache::SnapshotFile base = cache::load_snapshot(in.files, opts, mode, notes);
+  diags = std::move(base.load_diags);
+  if (in.pod_files.empty()) {
+    loaded.snapshot = std::move(base.snapshot);
+    diags.insert(diags.end(), base.build_diags.begin(), base.build_diags.end());
+  } else {
+    bool base_failed = any_error(diags) || any_error(base.build_diags);
+    model::SnapshotBuilder builder(std::move(base.snapshot));
+    for (const auto& path : in.pod_files) {
+      load::load_path(path, pod_file_opts(opts), builder, diags, &loaded.what_if_pods);
+    }
+    if (base_failed) {
+      // build() over a snapshot that already dropped bad objects would not report them again.
+      diags.insert(diags.end(), base.build_diags.begin(), base.build_diags.end());
+    } else {
+      loaded.snapshot = std::move(builder).build(diags);
+    }
+  }
+  diags.insert(diags.end(), notes.begin(), notes.end());
+}
+
+}  // namespace
+
+void add_cache_flags(CLI::App& cmd, Inputs& in) {
+  auto* on = cmd.add_flag("--cache", in.cache,
+                          "keep the loaded dump in the snapshot cache and reuse it while the "
+                          "inputs are unchanged (default: only for inputs over 50 MB, or "
+                          "KPREEMPT_CACHE_MIN_BYTES)");
+  cmd.add_flag("--no-cache", in.no_cache, "neither read nor write the snapshot cache")
+      ->excludes(on);
+}
+
+std::optional<Loaded> load_inputs(const Inputs& in, const Streams& io) {
+  std::vector<Diagnostic> diags;
+  load::LoadProgress progress;
+  load::LoadOptions opts{in.recursive};
+  opts.progress = &progress;
+  cache::Mode mode = in.no_cache ? cache::Mode::off
+                     : in.cache  ? cache::Mode::on
+                                 : cache::Mode::automatic;
+  Loaded loaded;
+  {
+    LoadProgressLine line(progress, in.files);
+    if (cache::needs_snapshot_load(in.files, opts, mode)) {
+      load_over_snapshot(in, opts, mode, loaded, diags);
+    } else {
+      load_plain(in, opts, loaded, diags);
+    }
+  }
   loaded.what_if_workloads = workloads_from(loaded.snapshot, in.pod_files);
   if (!in.pod_files.empty() && loaded.what_if_pods.empty() && loaded.what_if_workloads.empty() &&
       !any_error(diags)) {
     diags.push_back({Severity::error,
                      {in.pod_files.front(), 0, 0},
-                     "--pod-file holds no Pod (nor a Job labelled kueue.x-k8s.io/queue-name)"});
+                     "--pod-file holds no Pod, nor a Deployment, ReplicaSet, StatefulSet, Job or "
+                     "CronJob with pods to create"});
   }
   print_diagnostics(diags, io.err);
   if (any_error(diags)) {

@@ -10,6 +10,10 @@
 #include <string>
 #include <vector>
 
+namespace CLI {
+class App;
+}
+
 namespace kpreempt::cli {
 
 struct Streams {
@@ -21,7 +25,12 @@ struct Inputs {
   std::vector<std::string> files;      // -f, in order
   bool recursive = false;              // -R
   std::vector<std::string> pod_files;  // --pod-file: what-if pods not in the dump
+  bool cache = false;                  // --cache: use the snapshot cache whatever the size
+  bool no_cache = false;               // --no-cache: neither read nor write it
 };
+
+// --cache and --no-cache, next to -f and -R of the subcommands that call load_inputs.
+void add_cache_flags(CLI::App& cmd, Inputs& in);
 
 struct Loaded {
   model::Snapshot snapshot;

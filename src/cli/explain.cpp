@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // `kpreempt explain`: load the dump, pick the preemptor(s), run the policies, render.
 #include "cli/context.h"
+#include "cli/explain_modes.h"
 #include "cli/subcommands.h"
 
 #include "kpreempt/exit_code.h"
@@ -15,18 +16,6 @@
 #include <memory>
 
 namespace kpreempt::cli {
-namespace {
-
-struct ExplainOptions {
-  Inputs inputs;
-  std::string pod;
-  std::string workload;
-  std::vector<std::string> policies;
-  std::string now;
-  std::vector<std::string> sets;
-  std::string output = "text";
-  std::string color = "auto";
-};
 
 model::Instant parse_now(const std::string& text) {
   if (text.empty()) {
@@ -70,11 +59,43 @@ policy::Args parse_sets(const std::vector<std::string>& sets, std::string_view p
   return policy::Args(std::move(unique));
 }
 
-// Who is explained: pods (from --pod or --pod-file) or one Kueue Workload.
-struct Subject {
-  model::PodId pod = model::k_none;
-  std::uint32_t workload = model::k_none;
-};
+std::vector<const policy::Entry*> chosen_policies(const ExplainOptions& o,
+                                                  const model::Snapshot& snap,
+                                                  const Subject& subject, bool lenient) {
+  std::vector<const policy::Entry*> chosen;
+  bool all = o.policies.empty() ||
+             std::find(o.policies.begin(), o.policies.end(), "all") != o.policies.end();
+  bool is_workload = subject.pod == model::k_none;
+  for (const policy::Entry& e : policy::all()) {
+    bool named = std::find(o.policies.begin(), o.policies.end(), e.name) != o.policies.end();
+    if (named && is_workload && !e.takes_workloads && !lenient) {
+      throw UsageError(fmt::format("policy {} explains pods, not Kueue Workloads", e.name));
+    }
+    bool fits_subject = is_workload ? e.takes_workloads : e.applies(snap, subject.pod);
+    if ((named && !lenient) || ((named || all) && fits_subject)) {
+      chosen.push_back(&e);
+    }
+  }
+  return chosen;
+}
+
+// Policy warnings go to stderr, each once however many preemptors or policies raised it;
+// JSON and YAML keep them per decision as well.
+void print_warnings(const std::vector<render::Explanation>& explanations, const Streams& io) {
+  std::vector<std::string> seen;
+  for (const auto& e : explanations) {
+    for (const auto& d : e.decisions) {
+      for (const auto& w : d.warnings) {
+        if (std::find(seen.begin(), seen.end(), w) == seen.end()) {
+          io.err << "kpreempt: warning: " << w << '\n';
+          seen.push_back(w);
+        }
+      }
+    }
+  }
+}
+
+namespace {
 
 void check_pending(const model::Pod& pod) {
   if (!pod.node_name.empty()) {
@@ -125,49 +146,27 @@ std::vector<Subject> subjects(const ExplainOptions& o, const Loaded& loaded) {
   return out;
 }
 
-std::vector<const policy::Entry*> chosen_policies(const ExplainOptions& o,
-                                                  const model::Snapshot& snap,
-                                                  const Subject& subject) {
-  std::vector<const policy::Entry*> chosen;
-  bool all = o.policies.empty() ||
-             std::find(o.policies.begin(), o.policies.end(), "all") != o.policies.end();
-  bool is_workload = subject.pod == model::k_none;
-  for (const policy::Entry& e : policy::all()) {
-    bool named = std::find(o.policies.begin(), o.policies.end(), e.name) != o.policies.end();
-    if (named && is_workload && !e.takes_workloads) {
-      throw UsageError(fmt::format("policy {} explains pods, not Kueue Workloads", e.name));
-    }
-    bool fits_subject = is_workload ? e.takes_workloads : e.applies(snap, subject.pod);
-    if (named || (all && fits_subject)) {
-      chosen.push_back(&e);
-    }
-  }
-  return chosen;
-}
-
-// Policy warnings go to stderr, each once however many preemptors or policies raised it;
-// JSON and YAML keep them per decision as well.
-void print_warnings(const std::vector<render::Explanation>& explanations, const Streams& io) {
-  std::vector<std::string> seen;
-  for (const auto& e : explanations) {
-    for (const auto& d : e.decisions) {
-      for (const auto& w : d.warnings) {
-        if (std::find(seen.begin(), seen.end(), w) == seen.end()) {
-          io.err << "kpreempt: warning: " << w << '\n';
-          seen.push_back(w);
-        }
-      }
-    }
-  }
-}
-
 int run_explain(const ExplainOptions& o, const Streams& io) {
   auto format = render::parse_format(o.output);
   model::Instant now = parse_now(o.now);
   parse_sets(o.sets, "");  // reject malformed --set before the (possibly long) load
   int given = int(!o.pod.empty()) + int(!o.inputs.pod_files.empty()) + int(!o.workload.empty());
+  if (o.all_pending && (given > 0 || !o.victim.empty())) {
+    throw UsageError(
+        "--all-pending cannot be combined with --pod, --pod-file, --workload or --victim");
+  }
+  if (!o.victim.empty() && given > 0) {
+    throw UsageError("--victim cannot be combined with --pod, --pod-file or --workload");
+  }
+  if (o.all_pending) {
+    return run_all_pending(o, now, io);
+  }
+  if (!o.victim.empty()) {
+    return run_victim(o, now, io);
+  }
   if (given != 1) {
-    throw UsageError("explain needs exactly one of --pod, --pod-file or --workload");
+    throw UsageError(
+        "explain needs exactly one of --pod, --pod-file, --workload, --all-pending or --victim");
   }
   auto loaded = load_inputs(o.inputs, io);
   if (!loaded) {
@@ -176,7 +175,7 @@ int run_explain(const ExplainOptions& o, const Streams& io) {
   std::vector<render::Explanation> explanations;
   for (const Subject& s : subjects(o, *loaded)) {
     render::Explanation e{s.pod, s.workload, now, {}};
-    for (const policy::Entry* p : chosen_policies(o, loaded->snapshot, s)) {
+    for (const policy::Entry* p : chosen_policies(o, loaded->snapshot, s, false)) {
       policy::Args args = parse_sets(o.sets, p->plugin);
       e.decisions.push_back(
           p->decide(policy::Input{loaded->snapshot, s.pod, now, args, s.workload}));
@@ -203,13 +202,31 @@ std::vector<std::string> policy_names() {
 
 void add_explain(CLI::App& app, const Streams& io, int& exit_code) {
   auto o = std::make_shared<ExplainOptions>();
-  auto* cmd = app.add_subcommand("explain", "show which pods a pending pod would preempt, and why");
+  auto* cmd = app.add_subcommand(
+      "explain",
+      "show which pods a pending pod would preempt, and why; or, with --victim, who could "
+      "preempt a running pod");
+  cmd->footer(
+      "Exactly one of --pod, --pod-file, --workload, --all-pending or --victim.\n"
+      "Examples:\n"
+      "  kpreempt explain -f dump.yaml --pod team-a/trainer-0\n"
+      "  kpreempt explain -f dump.yaml --all-pending -o wide\n"
+      "  kpreempt explain -f dump.yaml --victim research/notebook-bob");
   cmd->add_option("-f,--filename", o->inputs.files,
                   "cluster dump: YAML or JSON file, folder, or - for stdin (repeatable)")
       ->required();
   cmd->add_flag("-R,--recursive", o->inputs.recursive, "read folders given with -f recursively");
+  add_cache_flags(*cmd, o->inputs);
   cmd->add_option("--pod", o->pod, "the pending pod to explain, NAMESPACE/NAME");
   cmd->add_option("--workload", o->workload, "a pending Kueue Workload to explain, NAMESPACE/NAME");
+  cmd->add_flag(
+      "--all-pending", o->all_pending,
+      "explain every pending pod and every active Kueue Workload not yet admitted, each on "
+      "its own against the same dump: one summary row per preemptor and policy "
+      "(-o wide adds the victims; json/yaml give every full explanation)");
+  cmd->add_option("--victim", o->victim,
+                  "a running pod, NAMESPACE/NAME: which pending pods or workloads would evict "
+                  "it, and which PriorityClasses could under each policy");
   cmd->add_option("--pod-file", o->inputs.pod_files,
                   "a Pod manifest not in the dump: what if it were submitted now")
       ->check(CLI::ExistingPath);

@@ -303,6 +303,7 @@ void add_matrix(CLI::App& app, const Streams& io, int& exit_code) {
                   "PriorityClasses (or a whole dump): YAML or JSON file, folder, or - for stdin")
       ->required();
   cmd->add_flag("-R,--recursive", o->inputs.recursive, "read folders given with -f recursively");
+  add_cache_flags(*cmd, o->inputs);
   // Dumps rarely include the built-in classes, yet they preempt everything else.
   cmd->add_flag("--system-classes", o->system_classes,
                 "add system-node-critical and system-cluster-critical even when no pod names "

@@ -6,6 +6,7 @@
 #include "load/value.h"
 
 #include "kpreempt/diag.h"
+#include "kpreempt/load/load.h"
 #include "kpreempt/model/objects.h"
 #include "kpreempt/model/snapshot.h"
 
@@ -18,6 +19,8 @@ struct DecodeContext {
   model::SnapshotBuilder& out;
   std::vector<Diagnostic>& diags;
   std::vector<model::ObjectRef>* pods = nullptr;
+  bool derive_pods = false;  // LoadOptions::derive_pods: controllers become their pods
+  LoadProgress* progress = nullptr;
 
   void warn(const Field& at, const std::string& message) const;
 };
@@ -37,11 +40,20 @@ const KindEntry* find_kind(std::string_view api_version, std::string_view kind);
 
 void decode_node(const Field& root, DecodeContext& ctx);
 void decode_pod(const Field& root, DecodeContext& ctx);
+// The metadata, spec and status fields of a Pod or of a pod template at `root`, all but the
+// name (a template has none); loc is root's.
+model::Pod decode_pod_fields(const Field& root);
 void decode_priority_class(const Field& root, DecodeContext& ctx);
 void decode_pdb(const Field& root, DecodeContext& ctx);
 void decode_scheduler_config(const Field& root, DecodeContext& ctx);
 // Kueue kinds, Namespaces and Kueue-managed Jobs (decode_kueue.cpp dispatches on kind).
 void decode_kueue(const Field& root, DecodeContext& ctx);
+// Deployments, ReplicaSets, StatefulSets and CronJobs: with derive_pods, the pods their
+// controller would create; otherwise counted as skipped (decode_controllers.cpp).
+void decode_controller(const Field& root, DecodeContext& ctx);
+// batch/v1 Jobs: a Kueue Workload when labelled with a queue (decode_kueue), else with
+// derive_pods the Job's pods, else skipped.
+void decode_batch_job(const Field& root, DecodeContext& ctx);
 // Koordinator ElasticQuota and PodGroup (decode_koordinator.cpp dispatches on kind).
 void decode_koordinator(const Field& root, DecodeContext& ctx);
 // CapacityScheduling ElasticQuota (decode_capacity.cpp).

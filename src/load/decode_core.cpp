@@ -15,7 +15,7 @@ void decode_node(const Field& root, DecodeContext& ctx) {
     n.taints.push_back(model::Taint{t["key"].str(), t["value"].str(), t["effect"].str()});
   });
   Field allocatable = root["status"]["allocatable"];
-  n.allocatable = allocatable.resource_list();
+  n.allocatable = allocatable.non_negative_resource_list();
   n.has_allocatable_pods = allocatable["pods"].present();
   n.loc = root.loc();
   ctx.out.add(std::move(n));

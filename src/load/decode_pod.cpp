@@ -13,7 +13,7 @@ constexpr std::string_view k_last_applied = "kubectl.kubernetes.io/last-applied-
 model::Container decode_container(const Field& c) {
   model::Container out;
   out.name = c["name"].str();
-  out.requests = c["resources"]["requests"].resource_list();
+  out.requests = c["resources"]["requests"].non_negative_resource_list();
   c["ports"].each_item([&](const Field& p) {
     std::int32_t host_port = p["hostPort"].int32();
     if (host_port > 0) {
@@ -98,17 +98,23 @@ void decode_status(const Field& status, model::Pod& p) {
   p.phase = status["phase"].str();
   p.start_time = status["startTime"].time();
   p.nominated_node_name = status["nominatedNodeName"].str();
+  // Every condition is checked, but only the first DisruptionTarget and PodScheduled ones are
+  // kept: no policy reads another, and a big cluster holds five per pod.
   status["conditions"].each_item([&](const Field& c) {
-    p.conditions.push_back(model::PodCondition{c["type"].str(), c["status"].str(),
-                                               c["reason"].str(), c["lastTransitionTime"].time()});
+    model::PodCondition cond{c["type"].str(), c["status"].str(), c["reason"].str(),
+                             c["lastTransitionTime"].time()};
+    bool read = cond.type == "DisruptionTarget" || cond.type == "PodScheduled";
+    if (read && std::none_of(p.conditions.begin(), p.conditions.end(),
+                             [&](const model::PodCondition& k) { return k.type == cond.type; })) {
+      p.conditions.push_back(std::move(cond));
+    }
   });
 }
 
 }  // namespace
 
-void decode_pod(const Field& root, DecodeContext& ctx) {
+model::Pod decode_pod_fields(const Field& root) {
   model::Pod p;
-  p.name = object_name(root);
   decode_metadata(root["metadata"], p);
   Field spec = root["spec"];
   decode_scheduling(spec, p);
@@ -116,10 +122,17 @@ void decode_pod(const Field& root, DecodeContext& ctx) {
       [&](const Field& c) { p.containers.push_back(decode_container(c)); });
   spec["initContainers"].each_item(
       [&](const Field& c) { p.init_containers.push_back(decode_container(c)); });
-  p.overhead = spec["overhead"].resource_list();
-  p.pod_level_requests = spec["resources"]["requests"].resource_list();
+  p.overhead = spec["overhead"].non_negative_resource_list();
+  p.pod_level_requests = spec["resources"]["requests"].non_negative_resource_list();
   decode_status(root["status"], p);
   p.loc = root.loc();
+  return p;
+}
+
+void decode_pod(const Field& root, DecodeContext& ctx) {
+  std::string name = object_name(root);
+  model::Pod p = decode_pod_fields(root);
+  p.name = std::move(name);
   if (ctx.pods != nullptr) {
     ctx.pods->push_back(model::ObjectRef{"Pod", p.namespace_, p.name});
   }

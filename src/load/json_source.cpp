@@ -27,6 +27,10 @@ constexpr unsigned k_parse_flags =
 constexpr int k_max_depth = 1000;
 
 std::string error_text(rapidjson::ParseErrorCode code) {
+  if (code == rapidjson::kParseErrorDocumentEmpty) {
+    // Also what RapidJSON says about a stray '}' or ']' after a complete document.
+    return "expected a JSON value";
+  }
   // RapidJSON's texts are sentences; diagnostics are lower-case without a final period.
   std::string text = rapidjson::GetParseError_En(code);
   if (!text.empty() && text.back() == '.') {

@@ -22,7 +22,11 @@ constexpr std::array k_kinds{
     KindEntry{"kueue.x-k8s.io", "WorkloadPriorityClass", false, decode_kueue},
     KindEntry{"kueue.x-k8s.io", "Cohort", false, decode_kueue},
     KindEntry{"", "Namespace", false, decode_kueue},
-    KindEntry{"batch", "Job", true, decode_kueue},
+    KindEntry{"batch", "Job", true, decode_batch_job},
+    KindEntry{"batch", "CronJob", true, decode_controller},
+    KindEntry{"apps", "Deployment", true, decode_controller},
+    KindEntry{"apps", "ReplicaSet", true, decode_controller},
+    KindEntry{"apps", "StatefulSet", true, decode_controller},
     KindEntry{"", "ConfigMap", true, decode_config_map},  // yunikorn-configs only
     KindEntry{"scheduling.sigs.k8s.io", "ElasticQuota", true, decode_koordinator},
     KindEntry{"scheduling.sigs.k8s.io", "PodGroup", true, decode_koordinator},

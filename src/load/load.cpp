@@ -2,6 +2,7 @@
 // The loader's entry points: files, folders (their dump files in name order) and stdin.
 #include "kpreempt/load/load.h"
 
+#include "load/parallel_list.h"
 #include "load/stream.h"
 
 #include "kpreempt/load/events.h"
@@ -29,7 +30,10 @@ void error(std::vector<Diagnostic>& diags, std::string message) {
   diags.push_back(Diagnostic{Severity::error, SourceLoc{}, std::move(message)});
 }
 
-void load_file(const std::string& path, DecodeContext& ctx) {
+void load_file(const std::string& path, unsigned threads, DecodeContext& ctx) {
+  if (path != "-" && load_list_in_parts(path, threads, ctx)) {
+    return;
+  }
   std::FILE* file = path == "-" ? stdin : std::fopen(path.c_str(), "rb");
   if (file == nullptr) {
     error(ctx.diags, "cannot open \"" + path + "\": " + std::strerror(errno));
@@ -40,7 +44,8 @@ void load_file(const std::string& path, DecodeContext& ctx) {
     file = fdopen(dup(fileno(stdin)), "rb");
   }
   try {
-    std::unique_ptr<EventSource> src = open_source(file, path);
+    std::unique_ptr<EventSource> src =
+        open_source(file, path, ctx.progress != nullptr ? &ctx.progress->bytes : nullptr);
     read_stream(*src, ctx);
   } catch (const InputError& e) {
     ctx.diags.push_back(Diagnostic{Severity::error, e.loc(), e.what()});
@@ -72,7 +77,7 @@ void load_folder(const fs::path& dir, const LoadOptions& opts, DecodeContext& ct
         load_folder(e.path(), opts, ctx);
       }
     } else if (dump_file(e.path())) {
-      load_file(e.path().string(), ctx);
+      load_file(e.path().string(), opts.threads, ctx);
     }
   }
 }
@@ -81,13 +86,13 @@ void load_folder(const fs::path& dir, const LoadOptions& opts, DecodeContext& ct
 
 void load_path(const std::string& path, const LoadOptions& opts, model::SnapshotBuilder& out,
                std::vector<Diagnostic>& diags, std::vector<model::ObjectRef>* pods) {
-  DecodeContext ctx{out, diags, pods};
+  DecodeContext ctx{out, diags, pods, opts.derive_pods, opts.progress};
   std::error_code ec;
   if (path != "-" && fs::is_directory(path, ec)) {
     load_folder(path, opts, ctx);
     return;
   }
-  load_file(path, ctx);
+  load_file(path, opts.threads, ctx);
 }
 
 void load_buffer(std::string_view data, const std::string& name, model::SnapshotBuilder& out,

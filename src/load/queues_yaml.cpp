@@ -4,12 +4,14 @@
 // unknown or repeated fields reject the whole file, so does any bad value.
 #include "load/queues_yaml.h"
 
+#include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
 #include <cctype>
 #include <initializer_list>
 #include <regex>
+#include <sstream>
 
 namespace kpreempt::load {
 namespace {
@@ -311,13 +313,61 @@ class Parser {
   const QueuesYamlOrigin& m_o;
 };
 
+// An event pass before YAML::Load that refuses anchors and aliases, as the dump loader does.
+// yaml-cpp shares an aliased node, so an alias to an enclosing queue makes a cycle that the
+// walk below would follow for ever.
+class AnchorRefuser final : public YAML::EventHandler {
+ public:
+  explicit AnchorRefuser(const Parser& parser) : m_parser(parser) {}
+
+  void OnDocumentStart(const YAML::Mark&) override {}
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark& m, YAML::anchor_t anchor) override { check(m, anchor); }
+  void OnAlias(const YAML::Mark& m, YAML::anchor_t) override {
+    m_parser.fail(m, "", "YAML aliases are not supported");
+  }
+  void OnScalar(const YAML::Mark& m, const std::string&, YAML::anchor_t anchor,
+                const std::string&) override {
+    check(m, anchor);
+  }
+  void OnSequenceStart(const YAML::Mark& m, const std::string&, YAML::anchor_t anchor,
+                       YAML::EmitterStyle::value) override {
+    check(m, anchor);
+  }
+  void OnSequenceEnd() override {}
+  void OnMapStart(const YAML::Mark& m, const std::string&, YAML::anchor_t anchor,
+                  YAML::EmitterStyle::value) override {
+    check(m, anchor);
+  }
+  void OnMapEnd() override {}
+
+ private:
+  void check(const YAML::Mark& m, YAML::anchor_t anchor) const {
+    if (anchor != YAML::NullAnchor) {
+      m_parser.fail(m, "", "YAML anchors are not supported");
+    }
+  }
+  const Parser& m_parser;
+};
+
+void refuse_anchors(const std::string& text, const Parser& parser) {
+  std::istringstream in(text);
+  YAML::Parser events(in);
+  AnchorRefuser handler(parser);
+  // The first document only, as YAML::Load reads: on some malformed input yaml-cpp reports a
+  // next document for ever without consuming anything.
+  events.HandleNextDocument(handler);
+}
+
 }  // namespace
 
 model::YunikornConfig parse_queues_yaml(std::string_view text, const QueuesYamlOrigin& origin) {
   Parser parser(origin);
   YAML::Node root;
   try {
-    root = YAML::Load(std::string(text));
+    std::string copy(text);
+    refuse_anchors(copy, parser);
+    root = YAML::Load(copy);
   } catch (const YAML::ParserException& e) {
     parser.fail(e.mark, "", e.msg);
   }

@@ -64,8 +64,9 @@ void EventSource::skip_value_rest() {
   }
 }
 
-std::unique_ptr<EventSource> open_source(std::FILE* file, std::string name) {
-  return open(std::make_unique<ByteReader>(file, display_name(std::move(name))));
+std::unique_ptr<EventSource> open_source(std::FILE* file, std::string name,
+                                         std::atomic<std::uint64_t>* progress) {
+  return open(std::make_unique<ByteReader>(file, display_name(std::move(name)), progress));
 }
 
 std::unique_ptr<EventSource> open_source(std::string_view data, std::string name) {

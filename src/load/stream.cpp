@@ -130,6 +130,9 @@ std::string StreamReader::describe(const KindEntry& entry, const Field& root) co
 }
 
 void StreamReader::decode() {
+  if (m_ctx.progress != nullptr) {
+    m_ctx.progress->objects.fetch_add(1, std::memory_order_relaxed);
+  }
   Object obj{m_tree, ""};
   try {
     decode_checked(Field(obj, 0), obj);

@@ -3,6 +3,8 @@
 // go through EventSource::skip_value_rest(), which JSON does without tokenising.
 #include "load/tree_builder.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <vector>
 
@@ -10,6 +12,13 @@ namespace kpreempt::load {
 namespace {
 
 constexpr int k_max_depth = 200;
+// The API server stores objects of at most 1.5 MiB (etcd's request limit), so no real value
+// comes near these; they bound what a hostile file can make kpreempt allocate. Pruned subtrees
+// (managed fields, last-applied annotations) are not counted: they are never built.
+constexpr std::size_t k_max_scalar = std::size_t{1} << 20;
+constexpr std::size_t k_max_object_bytes = std::size_t{64} << 20;
+constexpr std::size_t k_max_object_nodes = std::size_t{4} << 20;
+constexpr std::uint64_t k_max_objects = 5'000'000;
 
 bool one_of(std::string_view key, std::initializer_list<std::string_view> names) {
   return std::find(names.begin(), names.end(), key) != names.end();
@@ -46,6 +55,7 @@ bool TreeBuilder::pruned(const Context& ctx, std::string_view key) {
 }
 
 std::uint32_t TreeBuilder::add_node(std::uint32_t parent, NodeType type, const Event& ev) {
+  check_size(ev);
   auto index = static_cast<std::uint32_t>(m_tree.nodes.size());
   TreeNode& n = m_tree.nodes.emplace_back();
   n.type = type;
@@ -70,7 +80,22 @@ std::uint32_t TreeBuilder::add_node(std::uint32_t parent, NodeType type, const E
   return index;
 }
 
+void TreeBuilder::check_size(const Event& ev) const {
+  if (ev.text.size() > k_max_scalar) {
+    fail(m_tree, ev.mark,
+         fmt::format("value of {} bytes is longer than the limit of 1 MiB", ev.text.size()));
+  }
+  if (m_tree.text.size() + ev.text.size() > k_max_object_bytes ||
+      m_tree.nodes.size() >= k_max_object_nodes) {
+    fail(m_tree, m_tree.nodes.front().mark, "object is larger than the limit of 64 MiB");
+  }
+}
+
 void TreeBuilder::begin(Mark mark) {
+  if (++m_objects > k_max_objects) {
+    fail(m_tree, mark,
+         fmt::format("more than {} objects in one file; the rest is not read", k_max_objects));
+  }
   m_tree.clear();
   Event root{EventType::map_start, mark, {}, ScalarStyle::plain};
   add_node(k_nil, NodeType::map, root);
@@ -83,6 +108,7 @@ void TreeBuilder::add_root_member(std::string_view key, Mark key_mark, const Eve
     }
     return;
   }
+  check_size(Event{EventType::scalar, key_mark, key, ScalarStyle::plain});
   auto key_off = static_cast<std::uint32_t>(m_tree.text.size());
   m_tree.text.append(key);
   auto node = static_cast<std::uint32_t>(m_tree.nodes.size());
@@ -123,6 +149,7 @@ void TreeBuilder::add_member(std::uint32_t map, const Context& ctx, const Event&
     }
     return;
   }
+  check_size(key);
   auto key_off = static_cast<std::uint32_t>(m_tree.text.size());
   m_tree.text.append(key.text);
   auto key_len = static_cast<std::uint32_t>(key.text.size());
@@ -181,6 +208,10 @@ void TreeBuilder::read_items(std::uint32_t seq, const Context& ctx, std::string_
         break;
       }
       case EventType::seq_start: {
+        // Lists of lists nest without passing through read_value: the depth is checked here.
+        if (ctx.depth + 1 > k_max_depth) {
+          fail(m_tree, ev.mark, "nesting is too deep");
+        }
         std::uint32_t inner = add_node(seq, NodeType::seq, ev);
         read_items(inner, Context{ctx.depth + 1, key, false}, key);
         break;

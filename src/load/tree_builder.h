@@ -36,12 +36,15 @@ class TreeBuilder {
   void read_value(std::uint32_t parent, const Context& ctx, std::string_view key, const Event& ev);
   void set_key(std::uint32_t node, std::uint32_t key_off, std::uint32_t key_len, Mark mark);
   std::uint32_t add_node(std::uint32_t parent, NodeType type, const Event& ev);
+  // Refuses values and objects beyond the loader's limits (tree_builder.cpp).
+  void check_size(const Event& ev) const;
   void read_items(std::uint32_t seq, const Context& ctx, std::string_view key);
   void check_duplicates(std::uint32_t map);
   static bool pruned(const Context& ctx, std::string_view key);
 
   EventSource& m_src;
   Tree& m_tree;
+  std::uint64_t m_objects = 0;  // objects begun in this stream
 };
 
 }  // namespace kpreempt::load

@@ -128,8 +128,12 @@ std::string Field::path() const {
 
 void Field::fail(const std::string& message) const {
   std::string p = path();
+  // An object not yet named (its kind is being read) has no description to lead with.
   std::string text = m_obj->description;
-  text += p.empty() ? ": " : ": " + p + ": ";
+  if (!text.empty()) {
+    text += ": ";
+  }
+  text += p.empty() ? "" : p + ": ";
   throw InputError(loc(), text + message);
 }
 
@@ -245,6 +249,17 @@ model::ResourceList Field::resource_list() const {
   model::ResourceList out;
   each_member([&](const Field& m) { out.emplace_back(std::string(m.key()), m.quantity()); });
   std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  return out;
+}
+
+model::ResourceList Field::non_negative_resource_list() const {
+  model::ResourceList out = resource_list();
+  each_member([](const Field& m) {
+    if (m.quantity().milli() < 0) {
+      // ValidateResourceQuantityValue's wording.
+      m.fail(quoted(m.str()) + " must be greater than or equal to 0");
+    }
+  });
   return out;
 }
 

@@ -101,6 +101,9 @@ class Field {
 
   model::StringMap string_map() const;
   model::ResourceList resource_list() const;
+  // The same, refusing a negative amount as the API server does for requests, limits,
+  // overhead and node capacity.
+  model::ResourceList non_negative_resource_list() const;
   std::vector<std::string> strings() const;
   std::vector<std::string> map_keys() const;  // sorted
 

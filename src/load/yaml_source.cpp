@@ -3,26 +3,79 @@
 // and aliases are refused, tags are ignored.
 #include "load/sources.h"
 
+#include <fmt/format.h>
 #include <yaml.h>
 
+#include <optional>
 #include <string>
 
 namespace kpreempt::load {
 namespace {
 
+// The last bytes handed to libyaml with the line they start on, to turn the byte offset of an
+// encoding error into a line and column. A buffer parsed in place is looked at directly.
+class RecentBytes {
+ public:
+  void assign(std::string_view whole) { m_whole = whole; }
+  void add(const char* data, std::size_t n) {
+    m_kept.append(data, n);
+    if (m_kept.size() > 2 * k_keep) {
+      drop(m_kept.size() - k_keep);
+    }
+  }
+  // Where byte `offset` of the input is; 0:0 when it is no longer kept.
+  Mark mark_at(std::uint64_t offset) const {
+    std::string_view bytes = m_whole.data() != nullptr ? m_whole : std::string_view(m_kept);
+    if (offset < m_base || offset - m_base > bytes.size()) {
+      return Mark{0, 0};
+    }
+    std::uint32_t line = m_line;
+    std::uint64_t line_start = m_line_start;
+    for (std::uint64_t i = m_base; i < offset; ++i) {
+      if (bytes[i - m_base] == '\n') {
+        ++line;
+        line_start = i + 1;
+      }
+    }
+    return Mark{line, static_cast<std::uint32_t>(offset - line_start + 1)};
+  }
+
+ private:
+  static constexpr std::size_t k_keep = std::size_t{1} << 16;
+
+  void drop(std::size_t n) {
+    for (std::size_t i = 0; i < n; ++i) {
+      if (m_kept[i] == '\n') {
+        ++m_line;
+        m_line_start = m_base + i + 1;
+      }
+    }
+    m_kept.erase(0, n);
+    m_base += n;
+  }
+
+  std::string_view m_whole;
+  std::string m_kept;
+  std::uint64_t m_base = 0;  // input offset of m_kept's first byte
+  std::uint32_t m_line = 1;
+  std::uint64_t m_line_start = 0;
+};
+
 class YamlSource final : public EventSource {
  public:
   explicit YamlSource(std::unique_ptr<ByteReader> in) : m_in(std::move(in)) {
+    refuse_utf16(m_in->window());
     if (yaml_parser_initialize(&m_parser) == 0) {
       throw std::bad_alloc();
     }
     if (m_in->from_memory()) {
       // Parsing straight from the buffer saves a copy.
       std::string_view w = m_in->window();
+      m_recent.assign(w);
       yaml_parser_set_input_string(&m_parser, reinterpret_cast<const unsigned char*>(w.data()),
                                    w.size());
     } else {
-      yaml_parser_set_input(&m_parser, &YamlSource::read, m_in.get());
+      yaml_parser_set_input(&m_parser, &YamlSource::read, this);
     }
   }
   ~YamlSource() override {
@@ -37,13 +90,28 @@ class YamlSource final : public EventSource {
 
  private:
   static int read(void* data, unsigned char* buffer, size_t size, size_t* size_read) {
+    auto* self = static_cast<YamlSource*>(data);
     try {
-      *size_read = static_cast<ByteReader*>(data)->read(reinterpret_cast<char*>(buffer), size);
+      *size_read = self->m_in->read(reinterpret_cast<char*>(buffer), size);
+      self->m_recent.add(reinterpret_cast<const char*>(buffer), *size_read);
       return 1;
-    } catch (const InputError&) {
+    } catch (const InputError& e) {
+      self->m_read_error = e;
       return 0;  // libyaml reports "input error"
     }
   }
+
+  // libyaml would read UTF-16 (with a byte order mark) and report positions in characters
+  // nobody can find again; kubectl never writes it, an editor on Windows might.
+  void refuse_utf16(std::string_view w) const {
+    bool bom = w.starts_with("\xFF\xFE") || w.starts_with("\xFE\xFF");
+    bool zero = w.size() >= 2 && (w[0] == '\0' || w[1] == '\0');
+    if (bom || zero) {
+      throw InputError(SourceLoc{m_in->name(), 1, 1}, "UTF-16 is not supported, convert to UTF-8");
+    }
+  }
+  [[noreturn]] void fail_reader() const;
+  std::string tab_hint() const;
 
   void release_event() {
     if (m_have_event) {
@@ -70,14 +138,47 @@ class YamlSource final : public EventSource {
   bool m_have_event = false;
   bool m_done = false;
   Event m_out;
+  RecentBytes m_recent;
+  std::optional<InputError> m_read_error;
 };
 
-void YamlSource::fail_syntax() const {
-  std::string problem = m_parser.problem != nullptr ? m_parser.problem : "invalid YAML";
-  if (m_parser.error == YAML_READER_ERROR || m_parser.error == YAML_MEMORY_ERROR) {
-    throw InputError(SourceLoc{m_in->name(), 0, 0}, problem);
+// libyaml reports a bad byte as an offset only: the line and column come from the bytes kept.
+void YamlSource::fail_reader() const {
+  if (m_read_error) {
+    throw *m_read_error;
   }
-  fail(m_parser.problem_mark, problem);
+  std::string problem = m_parser.problem != nullptr ? m_parser.problem : "cannot read";
+  if (problem.find("UTF-8") != std::string::npos ||
+      problem.find("control characters") != std::string::npos) {
+    if (m_parser.problem_value >= 0) {
+      problem += fmt::format(" (byte 0x{:02X})", static_cast<unsigned>(m_parser.problem_value));
+    }
+    problem += "; the file must be UTF-8 text";
+  }
+  Mark m = m_recent.mark_at(m_parser.problem_offset);
+  throw InputError(SourceLoc{m_in->name(), m.line, m.column}, problem);
+}
+
+// A tab where indentation is expected is the most common hand-editing mistake. The scanner
+// stops on the character it cannot start a token with.
+std::string YamlSource::tab_hint() const {
+  const yaml_char_t* at = m_parser.buffer.pointer;
+  if (m_parser.error == YAML_SCANNER_ERROR && at != nullptr && at < m_parser.buffer.last &&
+      *at == '\t') {
+    return "; YAML does not allow tabs for indentation, use spaces";
+  }
+  return "";
+}
+
+void YamlSource::fail_syntax() const {
+  if (m_parser.error == YAML_MEMORY_ERROR) {
+    throw InputError(SourceLoc{m_in->name(), 0, 0}, "out of memory while reading YAML");
+  }
+  if (m_parser.error == YAML_READER_ERROR) {
+    fail_reader();
+  }
+  std::string problem = m_parser.problem != nullptr ? m_parser.problem : "invalid YAML";
+  fail(m_parser.problem_mark, problem + tab_hint());
 }
 
 // Fills m_out from m_event; false for events callers never see (stream start).

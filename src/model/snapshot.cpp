@@ -102,6 +102,31 @@ std::string pod_label(const Pod& p) {
   return fmt::format("Pod {}/{}", p.namespace_, p.name);
 }
 
+// One warning per kind of partial-dump problem: the first few in full, then a count, so that a
+// dump cut short by a filter does not bury the answer under thousands of lines.
+class WarningGroup {
+ public:
+  static constexpr std::size_t k_shown = 3;
+
+  explicit WarningGroup(std::string rest) : m_rest(std::move(rest)) {}
+  void add(std::vector<Diagnostic>& diags, const SourceLoc& loc, std::string message) {
+    if (++m_count <= k_shown) {
+      diags.push_back({Severity::warning, loc, std::move(message)});
+    }
+  }
+  // "... and 117 more pods on nodes missing from the dump"
+  void finish(std::vector<Diagnostic>& diags) const {
+    if (m_count > k_shown) {
+      diags.push_back({Severity::warning, SourceLoc{},
+                       fmt::format("... and {} more {}", m_count - k_shown, m_rest)});
+    }
+  }
+
+ private:
+  std::string m_rest;
+  std::size_t m_count = 0;
+};
+
 std::string_view effective_policy(const PriorityClass& c) {
   return c.preemption_policy.empty() ? k_preempt_lower : std::string_view(c.preemption_policy);
 }
@@ -168,7 +193,9 @@ namespace {
 class PriorityResolver {
  public:
   PriorityResolver(const Snapshot& snap, std::vector<Diagnostic>& diags)
-      : m_snap(snap), m_diags(diags) {
+      : m_snap(snap),
+        m_diags(diags),
+        m_missing("pods whose PriorityClass is missing from the dump") {
     // getDefaultPriorityClass: among global defaults, the lowest value wins.
     for (const PriorityClass& c : snap.priority_classes()) {
       if (c.global_default && (m_default == nullptr || c.value < m_default->value)) {
@@ -186,6 +213,14 @@ class PriorityResolver {
     }
     if (pod.priority) {
       facts.priority = *pod.priority;
+      if (cls == nullptr && !pod.priority_class_name.empty()) {
+        // Admission resolved the class when the pod was created; spec.priority is what it
+        // found then, and what the scheduler reads now.
+        m_missing.add(m_diags, pod.loc,
+                      fmt::format("{}: PriorityClass \"{}\" is not in the dump; using "
+                                  "spec.priority {}",
+                                  pod_label(pod), pod.priority_class_name, *pod.priority));
+      }
       if (cls != nullptr && cls->value != *pod.priority) {
         warn(pod, fmt::format("spec.priority {} differs from PriorityClass \"{}\" value {}; using "
                               "spec.priority",
@@ -200,6 +235,7 @@ class PriorityResolver {
     }
     facts.preempt_never = resolve_policy(pod, cls) == "Never";
   }
+  void finish() const { m_missing.finish(m_diags); }
 
  private:
   std::string_view resolve_policy(const Pod& pod, const PriorityClass* cls) {
@@ -222,6 +258,7 @@ class PriorityResolver {
   const Snapshot& m_snap;
   std::vector<Diagnostic>& m_diags;
   const PriorityClass* m_default = nullptr;
+  WarningGroup m_missing;
 };
 
 void check_class_values(const std::vector<PriorityClass>& classes, std::vector<Diagnostic>& diags) {
@@ -239,7 +276,8 @@ void check_class_values(const std::vector<PriorityClass>& classes, std::vector<D
 // there, and only pending pods count as nominated.
 void index_pod(const Pod& pod, PodId id, const std::unordered_map<std::string, NodeId>& nodes,
                PodFacts& facts, std::vector<std::vector<PodId>>& pods_on,
-               std::vector<std::vector<PodId>>& nominated_to, std::vector<Diagnostic>& diags) {
+               std::vector<std::vector<PodId>>& nominated_to, std::vector<Diagnostic>& diags,
+               WarningGroup& missing_nodes) {
   const auto bound = pod.node_name.empty() ? nodes.end() : nodes.find(pod.node_name);
   if (bound != nodes.end()) {
     facts.node = bound->second;
@@ -249,9 +287,11 @@ void index_pod(const Pod& pod, PodId id, const std::unordered_map<std::string, N
   }
   if (!pod.node_name.empty()) {
     if (bound == nodes.end()) {
-      diags.push_back({Severity::warning, pod.loc,
-                       fmt::format("{}: node \"{}\" is not in the dump; pod ignored",
-                                   pod_label(pod), pod.node_name)});
+      // The scheduler's snapshot holds only pods of nodes it knows (NodeInfo per node), so a
+      // pod bound elsewhere neither uses room nor can be a victim.
+      missing_nodes.add(diags, pod.loc,
+                        fmt::format("{}: node \"{}\" is not in the dump; pod ignored",
+                                    pod_label(pod), pod.node_name));
       return;
     }
     pods_on[bound->second].push_back(id);
@@ -263,6 +303,37 @@ void index_pod(const Pod& pod, PodId id, const std::unordered_map<std::string, N
   const auto nominated = nodes.find(pod.nominated_node_name);
   if (nominated != nodes.end()) {
     nominated_to[nominated->second].push_back(id);
+  }
+}
+
+// A budget read without its status (a hand-written manifest, or `kubectl get` filtered by a
+// template) allows no disruption: the disruption controller has not counted healthy pods yet,
+// and the scheduler reads status.disruptionsAllowed as 0.
+void check_pdb_status(const std::vector<PodDisruptionBudget>& pdbs,
+                      std::vector<Diagnostic>& diags) {
+  WarningGroup group("PodDisruptionBudgets without status");
+  for (const PodDisruptionBudget& b : pdbs) {
+    if (!b.has_status) {
+      group.add(diags, b.loc,
+                fmt::format("PodDisruptionBudget {}/{}: no status in the dump; it allows no "
+                            "disruption, so every pod it selects counts as a violation",
+                            b.namespace_, b.name));
+    }
+  }
+  group.finish(diags);
+}
+
+// A real dump of the largest clusters holds a few hundred thousand objects; far more is a
+// generator gone wrong or an attack on memory.
+constexpr std::size_t k_max_objects = 5'000'000;
+
+void check_object_count(const Snapshot& s, std::vector<Diagnostic>& diags) {
+  const std::size_t n =
+      s.nodes().size() + s.pods().size() + s.pdbs().size() + s.priority_classes().size();
+  if (n > k_max_objects) {
+    diags.push_back(
+        {Severity::error, SourceLoc{},
+         fmt::format("the input holds {} objects, more than the limit of {}", n, k_max_objects)});
   }
 }
 
@@ -304,6 +375,8 @@ Snapshot SnapshotBuilder::build(std::vector<Diagnostic>& diags) && {
   normalize_all(s.m_nodes, s.m_pods, s.m_pdbs, s.m_classes, s.m_scheduler_config);
   drop_all_duplicates(s.m_nodes, s.m_classes, s.m_pods, s.m_pdbs, diags);
   check_class_values(s.m_classes, diags);
+  s.m_node_index.clear();
+  s.m_pod_index.clear();
 
   for (NodeId i = 0; i < s.m_nodes.size(); ++i) {
     s.m_node_index.emplace(s.m_nodes[i].name, i);
@@ -312,14 +385,19 @@ Snapshot SnapshotBuilder::build(std::vector<Diagnostic>& diags) && {
   s.m_nominated_to.assign(s.m_nodes.size(), {});
   s.m_facts.assign(s.m_pods.size(), {});
   PriorityResolver resolver(s, diags);
+  WarningGroup missing_nodes("pods on nodes missing from the dump");
   for (PodId i = 0; i < s.m_pods.size(); ++i) {
     const Pod& pod = s.m_pods[i];
     PodFacts& facts = s.m_facts[i];
     s.m_pod_index.emplace(pod_key(pod.namespace_, pod.name), i);
     resolver.resolve(pod, facts);
     facts.requests = pod_requests(pod);
-    index_pod(pod, i, s.m_node_index, facts, s.m_pods_on, s.m_nominated_to, diags);
+    index_pod(pod, i, s.m_node_index, facts, s.m_pods_on, s.m_nominated_to, diags, missing_nodes);
   }
+  resolver.finish();
+  missing_nodes.finish(diags);
+  check_pdb_status(s.m_pdbs, diags);
+  check_object_count(s, diags);
   return std::move(m_snap);
 }
 

@@ -362,6 +362,13 @@ model::Instant toleration_expiry(model::Instant scheduled_at, std::int64_t secon
 
 Exemption evaluate_toleration(const model::Snapshot& snap, model::PodId victim,
                               model::PodId preemptor, model::Instant now) {
+  const model::PodFacts& pre = snap.facts(preemptor);
+  return evaluate_toleration_for(snap, victim, pre.priority, pre.preempt_never, now);
+}
+
+Exemption evaluate_toleration_for(const model::Snapshot& snap, model::PodId victim,
+                                  std::int32_t preemptor_priority, bool preemptor_never,
+                                  model::Instant now) {
   const model::Pod& pod = snap.pods()[victim];
   if (pod.priority_class_name.empty()) {
     return make(Exemption::Kind::not_exempt, "no-priority-class",
@@ -373,8 +380,7 @@ Exemption evaluate_toleration(const model::Snapshot& snap, model::PodId victim,
                 fmt::format("priorityclass.scheduling.k8s.io {} not found",
                             go_quote(pod.priority_class_name)));
   }
-  const model::PodFacts& pre = snap.facts(preemptor);
-  if (pre.preempt_never) {
+  if (preemptor_never) {
     return make(Exemption::Kind::exempt, "exempt:preemptor-never",
                 "the preemptor's preemptionPolicy is Never");
   }
@@ -386,10 +392,10 @@ Exemption evaluate_toleration(const model::Snapshot& snap, model::PodId victim,
                             go_quote(pc->name), parsed.key, go_quote(parsed.value), parsed.error));
   }
   const TolerationPolicy& p = *parsed.policy;
-  if (pre.priority >= p.minimum_preemptable_priority) {
+  if (preemptor_priority >= p.minimum_preemptable_priority) {
     return make(Exemption::Kind::not_exempt, "min-preemptable-priority-reached",
                 fmt::format("preemptor priority {} reaches minimum-preemptable-priority {}",
-                            pre.priority, minimum_text(p, *pc)));
+                            preemptor_priority, minimum_text(p, *pc)));
   }
   return judge_window(pod, p, now);
 }

@@ -51,19 +51,27 @@ void emit(YAML::Emitter& out, const nlohmann::ordered_json& j) {
 
 }  // namespace
 
-void render_json(const model::Snapshot& snap, const std::vector<Explanation>& all,
-                 std::ostream& out) {
-  out << to_document(snap, all).dump(2) << '\n';
-}
-
-void render_yaml(const model::Snapshot& snap, const std::vector<Explanation>& all,
-                 std::ostream& out) {
+void print_structured(const nlohmann::ordered_json& doc, bool yaml, std::ostream& out) {
+  if (!yaml) {
+    out << doc.dump(2) << '\n';
+    return;
+  }
   YAML::Emitter emitter;
   emitter.SetIndent(2);
   emitter.SetSeqFormat(YAML::Block);
   emitter.SetBoolFormat(YAML::TrueFalseBool);
-  emit(emitter, to_document(snap, all));
+  emit(emitter, doc);
   out << emitter.c_str() << '\n';
+}
+
+void render_json(const model::Snapshot& snap, const std::vector<Explanation>& all,
+                 std::ostream& out) {
+  print_structured(to_document(snap, all), false, out);
+}
+
+void render_yaml(const model::Snapshot& snap, const std::vector<Explanation>& all,
+                 std::ostream& out) {
+  print_structured(to_document(snap, all), true, out);
 }
 
 }  // namespace kpreempt::render

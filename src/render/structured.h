@@ -4,6 +4,8 @@
 
 #include "kpreempt/render/render.h"
 
+#include <nlohmann/json.hpp>
+
 #include <iosfwd>
 #include <vector>
 
@@ -13,6 +15,8 @@ void render_json(const model::Snapshot& snap, const std::vector<Explanation>& al
                  std::ostream& out);
 void render_yaml(const model::Snapshot& snap, const std::vector<Explanation>& all,
                  std::ostream& out);
+// Any document (a list, a report) as JSON, or as YAML when `yaml`.
+void print_structured(const nlohmann::ordered_json& doc, bool yaml, std::ostream& out);
 // Human-readable: `wide` adds a verdict for every pod on every node.
 void render_text(const model::Snapshot& snap, const std::vector<Explanation>& all, bool wide,
                  const Style& style, std::ostream& out);

@@ -61,6 +61,7 @@ TEST_CASE("duplicate objects are reported at the second copy and dropped", "[mod
   PodDisruptionBudget pdb;
   pdb.namespace_ = "team-a";
   pdb.name = "p";
+  pdb.has_status = true;  // this test is about duplicates only
   pdb.loc = at(40);
   b.add(pdb);
   pdb.loc = at(41);
@@ -143,7 +144,9 @@ TEST_CASE("an unknown class is an error only without spec.priority", "[model][sn
   CHECK(formatted(diags) ==
         std::vector<std::string>{
             "dump.yaml:3:1: error: Pod ns/x: spec.priorityClassName: PriorityClass \"gold\" "
-            "not found"});
+            "not found",
+            "dump.yaml:4:1: warning: Pod ns/y: PriorityClass \"gold\" is not in the dump; using "
+            "spec.priority 500"});
   CHECK(s.facts(1).priority == 500);
 }
 

@@ -5,6 +5,7 @@
 
 #include "kpreempt/diag.h"
 
+#include <atomic>
 #include <cstdint>
 #include <cstdio>
 #include <memory>
@@ -56,7 +57,9 @@ class EventSource {
 // Opens `file` (owned by the source and closed with it). `name` is what messages call it
 // ("-" is shown as "<stdin>"). The format is chosen by the first non-blank byte: '{' or '['
 // means JSON, anything else YAML.
-std::unique_ptr<EventSource> open_source(std::FILE* file, std::string name);
+// `progress`, when given, counts the bytes read.
+std::unique_ptr<EventSource> open_source(std::FILE* file, std::string name,
+                                         std::atomic<std::uint64_t>* progress = nullptr);
 
 // Same, over an in-memory buffer (tests, fuzzers). The buffer must outlive the source.
 std::unique_ptr<EventSource> open_source(std::string_view data, std::string name);

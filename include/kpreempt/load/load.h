@@ -6,13 +6,26 @@
 #include "kpreempt/model/objects.h"
 #include "kpreempt/model/snapshot.h"
 
+#include <atomic>
+#include <cstdint>
 #include <string>
 #include <vector>
 
 namespace kpreempt::load {
 
+// Counters another thread may watch while a load runs (the progress line on a terminal).
+struct LoadProgress {
+  std::atomic<std::uint64_t> bytes{0};    // input bytes read so far
+  std::atomic<std::uint64_t> objects{0};  // objects decoded so far
+};
+
 struct LoadOptions {
-  bool recursive = false;  // -R: descend into sub-folders
+  bool recursive = false;    // -R: descend into sub-folders
+  bool derive_pods = false;  // --pod-file: controllers become the pods they would create
+  LoadProgress* progress = nullptr;
+  // Threads a big kubectl List may be read with (its items split at item boundaries);
+  // 0 = one per core.
+  unsigned threads = 0;
 };
 
 // Reads one -f argument: a file, a folder (its *.yaml, *.yml, *.json files in name order,

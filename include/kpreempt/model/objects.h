@@ -135,7 +135,7 @@ struct Pod {
   std::string phase;  // status.phase
   std::optional<Instant> start_time;
   std::string nominated_node_name;
-  std::vector<PodCondition> conditions;
+  std::vector<PodCondition> conditions;  // the first DisruptionTarget and PodScheduled only
   SourceLoc loc;
 
   bool terminating() const { return deletion_timestamp.has_value(); }

@@ -67,6 +67,7 @@ class Snapshot {
 
  private:
   friend class SnapshotBuilder;
+  friend struct SnapshotCodec;  // the binary snapshot file reads and writes every member
   std::vector<Node> m_nodes;
   std::vector<Pod> m_pods;
   std::vector<PriorityClass> m_classes;
@@ -87,17 +88,30 @@ class Snapshot {
 // input (duplicates, priority resolution) run in build() and report through `diags`.
 class SnapshotBuilder {
  public:
+  SnapshotBuilder() = default;
+  // Starts again from a built snapshot (a what-if that binds, evicts or adds pods, or a
+  // snapshot file plus further inputs); build() recomputes every derived fact and index.
+  explicit SnapshotBuilder(Snapshot base) : m_snap(std::move(base)) {}
+
   void add(Node n) { m_snap.m_nodes.push_back(std::move(n)); }
   void add(Pod p) { m_snap.m_pods.push_back(std::move(p)); }
   void add(PriorityClass c) { m_snap.m_classes.push_back(std::move(c)); }
   void add(PodDisruptionBudget b) { m_snap.m_pdbs.push_back(std::move(b)); }
   void set(SchedulerConfig c) { m_snap.m_scheduler_config = std::move(c); }
+  std::vector<Pod>& pods() { return m_snap.m_pods; }
   // The family stores are filled directly by their decoders.
   KueueObjects& kueue() { return m_snap.m_kueue; }
   YunikornObjects& yunikorn() { return m_snap.m_yunikorn; }
   CapacityObjects& capacity() { return m_snap.m_capacity; }
   KoordinatorObjects& koordinator() { return m_snap.m_koordinator; }
   void count_skipped(std::string_view kind);
+
+  // Appends what `later` collected as if its objects had followed this builder's (one part of
+  // a dump read on another thread); a singleton `later` set replaces this builder's.
+  void append(SnapshotBuilder&& later);
+  // Moves the source line of everything read from `file` by `delta` lines: a part of a file
+  // was read as if it started at line 1.
+  void shift_lines(const std::string& file, std::uint32_t delta);
 
   // Errors (duplicates, unknown priority class of a pod without spec.priority, priority
   // values out of range) are appended to diags with Severity::error; warnings likewise.

@@ -65,5 +65,10 @@ struct Exemption {
 };
 Exemption evaluate_toleration(const model::Snapshot& snap, model::PodId victim,
                               model::PodId preemptor, model::Instant now);
+// The same judgement for a preemptor known only by its priority and preemptionPolicy, such as
+// any pod of a given PriorityClass.
+Exemption evaluate_toleration_for(const model::Snapshot& snap, model::PodId victim,
+                                  std::int32_t preemptor_priority, bool preemptor_never,
+                                  model::Instant now);
 
 }  // namespace kpreempt::policy

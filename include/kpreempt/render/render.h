@@ -34,4 +34,47 @@ struct Style {
 void render(Format format, const model::Snapshot& snap, const std::vector<Explanation>& all,
             const Style& style, std::ostream& out);
 
+// `explain --all-pending`: a table with one row per preemptor and policy, then totals;
+// json/yaml print a List of the Explanation documents plus a summary. `skipped` counts the
+// pending preemptors no chosen policy applies to.
+void render_batch(Format format, const model::Snapshot& snap, const std::vector<Explanation>& all,
+                  std::size_t skipped, std::ostream& out);
+
+// `explain --victim`: who could evict one running pod, and which priority levels could.
+struct VictimThreat {
+  model::PodId preemptor = model::k_none;  // k_none for a Kueue Workload preemptor
+  std::uint32_t workload = model::k_none;
+  std::string policy;
+  std::string node;    // empty for quota-level victims
+  std::string reason;  // the victim's reason code in that decision
+};
+
+struct LevelVerdict {
+  std::string policy;
+  // can-preempt, from:<RFC 3339>, no:not-higher-priority, no:preemption-policy-never,
+  // no:<toleration code>, error:<code>
+  std::string code;
+  std::string detail;  // for people
+};
+
+struct PriorityLevel {
+  std::string priority_class;
+  std::int32_t value = 0;
+  bool preempt_never = false;
+  std::vector<LevelVerdict> verdicts;  // one per characterised policy, in registry order
+};
+
+struct VictimReport {
+  model::PodId victim = model::k_none;
+  model::Instant now;
+  std::size_t pending = 0;            // pending preemptors explained
+  std::vector<VictimThreat> threats;  // in input order of the preemptors, then policy order
+  std::vector<PriorityLevel> levels;  // PriorityClasses of the dump, highest value first
+  // Policies that cannot be judged per priority level: name -> why ("depends on quota").
+  model::StringMap uncharacterised;
+};
+
+void render_victim_report(Format format, const model::Snapshot& snap, const VictimReport& r,
+                          std::ostream& out);
+
 }  // namespace kpreempt::render

@@ -65,10 +65,10 @@ std::string why_not_examined(const NodeState& s) {
   return "preemption was not attempted";
 }
 
-void add_pod_verdicts(const Filters& f, model::NodeId id, const NodeState& s, NodeVerdict& nv) {
+void add_pod_verdicts(const Filters& f, model::NodeId id, NodeState& s, NodeVerdict& nv) {
   const model::Snapshot& snap = f.snapshot();
   if (s.dry) {
-    nv.pods = s.dry->pods;
+    nv.pods = std::move(s.dry->pods);  // a big cluster holds one verdict per pod
     if (!s.winner) {
       for (PodVerdict& v : nv.pods) {
         v.victim = false;  // only the winner's victims are evicted
@@ -137,11 +137,11 @@ void add_victims(const Input& in, model::NodeId winner, const DryRun& dry, Decis
   }
 }
 
-void add_node_verdicts(const Filters& f, const std::vector<NodeState>& states, Decision& d) {
+void add_node_verdicts(const Filters& f, std::vector<NodeState>& states, Decision& d) {
   const model::Snapshot& snap = f.snapshot();
   d.nodes.reserve(states.size());
   for (model::NodeId id : nodes_by_name(snap)) {
-    const NodeState& s = states[id];
+    NodeState& s = states[id];
     NodeVerdict nv;
     nv.node = snap.nodes()[id].name;
     std::tie(nv.code, nv.detail) = node_code(s);

@@ -46,8 +46,9 @@ Winner choose_winner(const Input& in, const std::vector<model::NodeId>& candidat
 void add_victims(const Input& in, model::NodeId winner, const DryRun& dry, Decision& d);
 
 // One NodeVerdict per node in name order, each with a verdict for every pod bound to it, the
-// nominated pods counted there, and (on the winner) the nominations preemption clears.
-void add_node_verdicts(const Filters& f, const std::vector<NodeState>& states, Decision& d);
+// nominated pods counted there, and (on the winner) the nominations preemption clears. The
+// dry runs' pod verdicts are moved out of `states`.
+void add_node_verdicts(const Filters& f, std::vector<NodeState>& states, Decision& d);
 
 std::string preempt_summary(const model::Snapshot& snap, const Decision& d,
                             const CandidateRank& rank, const std::string& decided_by);

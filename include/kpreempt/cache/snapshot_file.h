@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: Apache-2.0
+// Snapshot files (.kps): a loaded cluster snapshot in a compact, versioned binary form that
+// loads with one read, for `kpreempt snapshot` and the transparent snapshot cache.
+#pragma once
+
+#include "kpreempt/diag.h"
+#include "kpreempt/model/snapshot.h"
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace kpreempt::cache {
+
+// Bumped whenever the layout of any model struct in the payload changes.
+inline constexpr std::uint32_t k_format_version = 1;
+
+// A snapshot with the diagnostics its loading produced, so that reading it back prints the
+// same warnings. Loading diagnostics are kept apart from build() ones because adding inputs
+// to a stored snapshot runs build() again, which reports its own afresh.
+struct SnapshotFile {
+  model::Snapshot snapshot;
+  std::vector<Diagnostic> load_diags;
+  std::vector<Diagnostic> build_diags;
+};
+
+class SnapshotError : public std::runtime_error {
+ public:
+  enum class Kind { unreadable, bad_magic, version, corrupt, other_key };
+  SnapshotError(Kind kind, const std::string& message)
+      : std::runtime_error(message), m_kind(kind) {}
+  Kind kind() const { return m_kind; }
+
+ private:
+  Kind m_kind;
+};
+
+// The version of kpreempt recorded in (and required of) snapshot files.
+std::string_view tool_version();
+
+// True when the file starts like a snapshot file, or is named *.kps: a damaged snapshot file
+// then reports bad magic instead of a YAML syntax error. Folders and "-" are never snapshots.
+bool looks_like_snapshot(const std::string& path);
+
+// The complete file. `key` identifies the inputs of a cache entry (empty for a file written
+// by `kpreempt snapshot`); `version` is for tests that need a file of another release.
+std::string encode(const SnapshotFile& file, std::string_view key,
+                   std::string_view version = tool_version());
+
+// Checks magic, format and tool version, length and checksum, then decodes. When `key` is
+// not empty, a file for other inputs throws Kind::other_key. Throws SnapshotError (message
+// without the file name, e.g. "not a kpreempt snapshot (bad magic)").
+SnapshotFile decode(std::string_view bytes, std::string_view key = {});
+
+// decode() of a file read with a single read. Throws SnapshotError.
+SnapshotFile read_snapshot_file(const std::string& path, std::string_view key = {});
+
+// Writes encode() to a temporary file next to `path`, then renames it over `path`, so that
+// readers never see half a file. Returns why it failed, or an empty string.
+std::string write_snapshot_file(const std::string& path, const SnapshotFile& file,
+                                std::string_view key = {});
+
+}  // namespace kpreempt::cache

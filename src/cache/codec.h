@@ -1,0 +1,279 @@
+// SPDX-License-Identifier: Apache-2.0
+// The two archives of the snapshot codec: one visit() per model struct lists its fields once,
+// and the same list writes (Writer) and reads (Reader). Generic over strings, integers, bools,
+// enums, vectors, optionals, pairs and maps.
+#pragma once
+
+#include "kpreempt/model/quantity.h"
+
+#include <algorithm>
+#include <bit>
+#include <concepts>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <map>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+namespace kpreempt::cache::codec {
+
+// A payload that does not decode: the file is corrupt (or was written by a buggy kpreempt).
+class DecodeError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Counts the members of an aggregate: the largest N for which T{x1..xN} compiles. visit()
+// functions compare it with the fields they list, so a member added to a model struct and
+// not to its visit() stops the build instead of being silently dropped from snapshot files.
+struct AnyField {
+  std::size_t index;
+  template <class T>
+  operator T&() const&& noexcept;  // never defined: only used unevaluated
+};
+
+template <class T, std::size_t... I>
+constexpr bool constructible_from_n(std::index_sequence<I...>) {
+  return requires {
+    T{AnyField{I}...};
+  };
+}
+
+template <class T, std::size_t N = 0>
+constexpr std::size_t field_count() {
+  if constexpr (N > 64) {
+    return N;
+  } else if constexpr (constructible_from_n<T>(std::make_index_sequence<N + 1>{})) {
+    return field_count<T, N + 1>();
+  } else {
+    return N;
+  }
+}
+
+template <class T, class Archive, class... F>
+void fields(Archive& a, F&... f) {
+  static_assert(field_count<T>() == sizeof...(F),
+                "a model struct gained or lost a member: list it in its visit() in "
+                "src/cache/codec_model.cpp and bump k_format_version");
+  a(f...);
+}
+
+template <std::integral I>
+I to_little(I v) {
+  if constexpr (std::endian::native == std::endian::big && sizeof(I) > 1) {
+    auto* b = reinterpret_cast<unsigned char*>(&v);
+    for (std::size_t i = 0; i < sizeof(I) / 2; ++i) {
+      std::swap(b[i], b[sizeof(I) - 1 - i]);
+    }
+  }
+  return v;
+}
+
+template <class T>
+struct IsVector : std::false_type {};
+template <class T>
+struct IsVector<std::vector<T>> : std::true_type {};
+template <class T>
+struct IsOptional : std::false_type {};
+template <class T>
+struct IsOptional<std::optional<T>> : std::true_type {};
+template <class T>
+struct IsPair : std::false_type {};
+template <class A, class B>
+struct IsPair<std::pair<A, B>> : std::true_type {};
+template <class T>
+struct IsMap : std::false_type {};
+template <class K, class V>
+struct IsMap<std::map<K, V>> : std::true_type {};
+
+class Writer {
+ public:
+  template <class... T>
+  void operator()(const T&... v) {
+    (put(v), ...);
+  }
+  std::string& bytes() { return m_out; }
+
+ private:
+  void raw(const void* p, std::size_t n) { m_out.append(static_cast<const char*>(p), n); }
+  void count(std::size_t n) { put(static_cast<std::uint32_t>(n)); }
+
+  template <class T>
+  void put(const T& v) {
+    if constexpr (std::is_same_v<T, bool>) {
+      m_out.push_back(v ? '\1' : '\0');
+    } else if constexpr (std::is_integral_v<T>) {
+      T le = to_little(v);
+      raw(&le, sizeof le);
+    } else if constexpr (std::is_enum_v<T>) {
+      put(static_cast<std::underlying_type_t<T>>(v));
+    } else if constexpr (std::is_same_v<T, std::string>) {
+      count(v.size());
+      raw(v.data(), v.size());
+    } else if constexpr (std::is_same_v<T, model::Quantity>) {
+      put(v.milli());
+    } else if constexpr (IsVector<T>::value || IsMap<T>::value) {
+      count(v.size());
+      for (const auto& e : v) {
+        put(e);
+      }
+    } else if constexpr (IsOptional<T>::value) {
+      put(v.has_value());
+      if (v) {
+        put(*v);
+      }
+    } else if constexpr (IsPair<T>::value) {
+      put(v.first);
+      put(v.second);
+    } else {
+      visit(*this, const_cast<T&>(v));  // visit() only reads through a Writer
+    }
+  }
+
+  std::string m_out;
+};
+
+class Reader {
+ public:
+  explicit Reader(std::string_view in) : m_p(in.data()), m_end(in.data() + in.size()) {}
+  template <class... T>
+  void operator()(T&... v) {
+    (get(v), ...);
+  }
+  bool done() const { return m_p == m_end; }
+
+ private:
+  const char* take(std::size_t n) {
+    if (n > static_cast<std::size_t>(m_end - m_p)) {
+      throw DecodeError("a value runs past the end of the payload");
+    }
+    const char* p = m_p;
+    m_p += n;
+    return p;
+  }
+  // Every element takes at least one byte, so a count above the bytes left is corrupt; this
+  // keeps a flipped count from reserving gigabytes.
+  std::size_t count() {
+    std::uint32_t n = 0;
+    get(n);
+    if (n > static_cast<std::size_t>(m_end - m_p)) {
+      throw DecodeError("a length exceeds the payload");
+    }
+    return n;
+  }
+
+  template <class T>
+  void get(T& v) {
+    if constexpr (IsVector<T>::value) {
+      get_vector(v);
+    } else if constexpr (IsMap<T>::value) {
+      get_map(v);
+    } else if constexpr (IsOptional<T>::value) {
+      get_optional(v);
+    } else if constexpr (IsPair<T>::value) {
+      get(v.first);
+      get(v.second);
+    } else if constexpr (std::is_class_v<T> && !std::is_same_v<T, std::string> &&
+                         !std::is_same_v<T, model::Quantity>) {
+      get_struct(v);
+    } else {
+      get_scalar(v);
+    }
+  }
+
+  template <class T>
+  void get_scalar(T& v) {
+    if constexpr (std::is_same_v<T, bool>) {
+      char c = *take(1);
+      if (c != '\0' && c != '\1') {
+        throw DecodeError("a boolean is neither 0 nor 1");
+      }
+      v = c == '\1';
+    } else if constexpr (std::is_integral_v<T>) {
+      std::memcpy(&v, take(sizeof v), sizeof v);
+      v = to_little(v);
+    } else if constexpr (std::is_enum_v<T>) {
+      std::underlying_type_t<T> u{};
+      get(u);
+      v = static_cast<T>(u);
+      check_enum(v);
+    } else if constexpr (std::is_same_v<T, std::string>) {
+      std::size_t n = count();
+      v.assign(take(n), n);
+    } else {
+      static_assert(std::is_same_v<T, model::Quantity>);
+      std::int64_t milli = 0;
+      get(milli);
+      v = model::Quantity::from_milli(milli);
+    }
+  }
+
+  // Grown as elements decode: a corrupt count then fails at the end of the data instead of
+  // allocating count * sizeof(element) up front.
+  template <class T>
+  void get_vector(std::vector<T>& v) {
+    std::size_t n = count();
+    v.clear();
+    v.reserve(std::min(n, static_cast<std::size_t>(m_end - m_p) / 8 + 1));
+    for (; n > 0; --n) {
+      get(v.emplace_back());
+    }
+  }
+
+  template <class K, class V>
+  void get_map(std::map<K, V>& m) {
+    m.clear();
+    for (std::size_t n = count(); n > 0; --n) {
+      std::pair<K, V> e;
+      get(e);
+      m.insert(m.end(), std::move(e));
+    }
+  }
+
+  template <class T>
+  void get_optional(std::optional<T>& v) {
+    bool has = false;
+    get(has);
+    if (has) {
+      get(v.emplace());
+    } else {
+      v.reset();
+    }
+  }
+
+  // Only queue trees nest; a deeper nesting than any real config is a corrupt file, and
+  // stopping here keeps it from exhausting the stack.
+  template <class T>
+  void get_struct(T& v) {
+    if (++m_depth > k_max_depth) {
+      throw DecodeError("objects nest too deeply");
+    }
+    visit(*this, v);
+    --m_depth;
+  }
+
+  static constexpr int k_max_depth = 200;
+  const char* m_p;
+  const char* m_end;
+  int m_depth = 0;
+};
+
+}  // namespace kpreempt::cache::codec
+
+namespace kpreempt::cache {
+struct SnapshotFile;
+namespace codec {
+
+// The payload of a snapshot file: diagnostics, then every member of the snapshot.
+std::string encode_payload(const SnapshotFile& file);
+// Throws DecodeError. The snapshot's indexes are rebuilt and its cross references checked.
+void decode_payload(std::string_view payload, SnapshotFile& file);
+
+}  // namespace codec
+}  // namespace kpreempt::cache

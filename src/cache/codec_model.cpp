@@ -1,0 +1,360 @@
+// SPDX-License-Identifier: Apache-2.0
+// The field lists of every struct reachable from model::Snapshot, shared by the writer and the
+// reader of snapshot files. Each list is checked against the struct's member count at compile
+// time; a change here needs a new k_format_version.
+#include "cache/codec.h"
+
+#include "kpreempt/cache/snapshot_file.h"
+#include "kpreempt/model/snapshot.h"
+
+#include <fmt/format.h>
+
+namespace kpreempt {
+
+using cache::codec::fields;
+
+template <class A>
+void visit(A& a, SourceLoc& v) {
+  fields<SourceLoc>(a, v.file, v.line, v.column);
+}
+
+template <class A>
+void visit(A& a, Diagnostic& v) {
+  fields<Diagnostic>(a, v.severity, v.loc, v.message);
+}
+
+inline void check_enum(Severity s) {
+  if (s != Severity::error && s != Severity::warning && s != Severity::note) {
+    throw cache::codec::DecodeError("unknown diagnostic severity");
+  }
+}
+
+namespace model {
+
+// objects.h, time.h, resources.h
+template <class A>
+void visit(A& a, Instant& v) {
+  fields<Instant>(a, v.seconds, v.nanos);
+}
+template <class A>
+void visit(A& a, ObjectRef& v) {
+  fields<ObjectRef>(a, v.kind, v.namespace_, v.name);
+}
+template <class A>
+void visit(A& a, Requirement& v) {
+  fields<Requirement>(a, v.key, v.op, v.values);
+}
+template <class A>
+void visit(A& a, LabelSelector& v) {
+  fields<LabelSelector>(a, v.present, v.match_labels, v.match_expressions);
+}
+template <class A>
+void visit(A& a, NodeSelectorTerm& v) {
+  fields<NodeSelectorTerm>(a, v.match_expressions, v.match_fields);
+}
+template <class A>
+void visit(A& a, Taint& v) {
+  fields<Taint>(a, v.key, v.value, v.effect);
+}
+template <class A>
+void visit(A& a, Toleration& v) {
+  fields<Toleration>(a, v.key, v.op, v.value, v.effect);
+}
+template <class A>
+void visit(A& a, PodAffinityTerm& v) {
+  fields<PodAffinityTerm>(a, v.label_selector, v.namespaces, v.namespace_selector, v.topology_key);
+}
+template <class A>
+void visit(A& a, TopologySpreadConstraint& v) {
+  fields<TopologySpreadConstraint>(a, v.max_skew, v.topology_key, v.when_unsatisfiable,
+                                   v.label_selector, v.min_domains, v.node_affinity_policy,
+                                   v.node_taints_policy, v.match_label_keys);
+}
+template <class A>
+void visit(A& a, HostPort& v) {
+  fields<HostPort>(a, v.port, v.protocol, v.host_ip);
+}
+template <class A>
+void visit(A& a, Container& v) {
+  fields<Container>(a, v.name, v.requests, v.host_ports, v.restart_always);
+}
+template <class A>
+void visit(A& a, PodCondition& v) {
+  fields<PodCondition>(a, v.type, v.status, v.reason, v.last_transition_time);
+}
+template <class A>
+void visit(A& a, OwnerReference& v) {
+  fields<OwnerReference>(a, v.kind, v.name, v.uid, v.controller);
+}
+template <class A>
+void visit(A& a, Node& v) {
+  fields<Node>(a, v.name, v.labels, v.unschedulable, v.taints, v.allocatable,
+               v.has_allocatable_pods, v.loc);
+}
+template <class A>
+void visit(A& a, Pod& v) {
+  fields<Pod>(a, v.namespace_, v.name, v.uid, v.labels, v.annotations, v.owners,
+              v.creation_timestamp, v.deletion_timestamp, v.node_name, v.priority,
+              v.priority_class_name, v.preemption_policy, v.scheduler_name, v.node_selector,
+              v.required_node_affinity, v.has_required_node_affinity, v.required_pod_affinity,
+              v.required_pod_anti_affinity, v.tolerations, v.topology_spread, v.containers,
+              v.init_containers, v.overhead, v.pod_level_requests, v.phase, v.start_time,
+              v.nominated_node_name, v.conditions, v.loc);
+}
+template <class A>
+void visit(A& a, PriorityClass& v) {
+  fields<PriorityClass>(a, v.name, v.value, v.global_default, v.preemption_policy, v.annotations,
+                        v.loc);
+}
+template <class A>
+void visit(A& a, PodDisruptionBudget& v) {
+  fields<PodDisruptionBudget>(a, v.namespace_, v.name, v.selector, v.selector_valid,
+                              v.disruptions_allowed, v.has_status, v.disrupted_pods, v.loc);
+}
+template <class A>
+void visit(A& a, SchedulerConfig& v) {
+  fields<SchedulerConfig>(a, v.plugin_args, v.loc);
+}
+template <class A>
+void visit(A& a, Resources& v) {
+  fields<Resources>(a, v.cpu_milli, v.memory, v.ephemeral_storage, v.pods, v.scalar);
+}
+template <class A>
+void visit(A& a, PodFacts& v) {
+  fields<PodFacts>(a, v.priority, v.preempt_never, v.requests, v.node);
+}
+
+// kueue.h
+template <class A>
+void visit(A& a, KueueQuota& v) {
+  fields<KueueQuota>(a, v.resource, v.nominal, v.borrowing_limit, v.lending_limit);
+}
+template <class A>
+void visit(A& a, KueueFlavorQuotas& v) {
+  fields<KueueFlavorQuotas>(a, v.name, v.resources);
+}
+template <class A>
+void visit(A& a, KueueResourceGroup& v) {
+  fields<KueueResourceGroup>(a, v.covered_resources, v.flavors);
+}
+template <class A>
+void visit(A& a, ClusterQueue& v) {
+  fields<ClusterQueue>(a, v.name, v.cohort, v.resource_groups, v.namespace_selector,
+                       v.namespace_selector_valid, v.queueing_strategy, v.when_can_borrow,
+                       v.when_can_preempt, v.within_cluster_queue, v.reclaim_within_cohort,
+                       v.borrow_within_cohort, v.max_priority_threshold, v.stop_policy,
+                       v.fair_sharing, v.loc);
+}
+template <class A>
+void visit(A& a, LocalQueue& v) {
+  fields<LocalQueue>(a, v.namespace_, v.name, v.cluster_queue, v.stop_policy, v.loc);
+}
+template <class A>
+void visit(A& a, ResourceFlavor& v) {
+  fields<ResourceFlavor>(a, v.name, v.node_labels, v.node_taints, v.tolerations, v.topology_name,
+                         v.loc);
+}
+template <class A>
+void visit(A& a, WorkloadPriorityClass& v) {
+  fields<WorkloadPriorityClass>(a, v.name, v.value, v.loc);
+}
+template <class A>
+void visit(A& a, KueueNamespace& v) {
+  fields<KueueNamespace>(a, v.name, v.labels);
+}
+template <class A>
+void visit(A& a, KueueCohort& v) {
+  fields<KueueCohort>(a, v.name, v.parent, v.has_resource_groups, v.fair_sharing, v.loc);
+}
+template <class A>
+void visit(A& a, KueueContainer& v) {
+  fields<KueueContainer>(a, v.name, v.requests, v.limits);
+}
+template <class A>
+void visit(A& a, KueuePodSet& v) {
+  fields<KueuePodSet>(a, v.name, v.count, v.min_count, v.containers, v.init_containers, v.overhead,
+                      v.node_selector, v.required_node_affinity, v.has_required_node_affinity,
+                      v.tolerations);
+}
+template <class A>
+void visit(A& a, KueuePodSetAssignment& v) {
+  fields<KueuePodSetAssignment>(a, v.name, v.flavors, v.resource_usage, v.count);
+}
+template <class A>
+void visit(A& a, KueueCondition& v) {
+  fields<KueueCondition>(a, v.type, v.status, v.reason, v.last_transition_time);
+}
+template <class A>
+void visit(A& a, Workload& v) {
+  fields<Workload>(a, v.namespace_, v.name, v.priority, v.admitted, v.loc, v.uid,
+                   v.creation_timestamp, v.queue_name, v.active, v.spec_priority,
+                   v.priority_class_name, v.priority_class_source, v.pod_sets,
+                   v.admission_cluster_queue, v.assignments, v.conditions, v.reclaimable_pods,
+                   v.derived_from, v.priority_from_pod_class);
+}
+template <class A>
+void visit(A& a, KueueObjects& v) {
+  fields<KueueObjects>(a, v.workloads, v.cluster_queues, v.local_queues, v.flavors,
+                       v.priority_classes, v.namespaces, v.cohorts);
+}
+
+// yunikorn.h
+template <class A>
+void visit(A& a, YkResources& v) {
+  fields<YkResources>(a, v.guaranteed, v.max);
+}
+template <class A>
+void visit(A& a, YkChildTemplate& v) {
+  fields<YkChildTemplate>(a, v.properties, v.resources, v.max_applications);
+}
+template <class A>
+void visit(A& a, YkQueueConfig& v) {
+  fields<YkQueueConfig>(a, v.name, v.parent, v.resources, v.max_applications, v.properties,
+                        v.child_template, v.queues, v.has_limits, v.loc);
+}
+template <class A>
+void visit(A& a, YkPlacementRule& v) {
+  fields<YkPlacementRule>(a, v.name, v.create, v.value, v.parent, v.loc);
+}
+template <class A>
+void visit(A& a, YkPartition& v) {
+  fields<YkPartition>(a, v.name, v.queues, v.placement_rules, v.preemption_enabled, v.has_limits,
+                      v.loc);
+}
+template <class A>
+void visit(A& a, YunikornConfig& v) {
+  fields<YunikornConfig>(a, v.partitions, v.source, v.loc);
+}
+template <class A>
+void visit(A& a, YunikornObjects& v) {
+  fields<YunikornObjects>(a, v.configs, v.defaults);
+}
+
+// elastic_quota.h, koordinator.h
+template <class A>
+void visit(A& a, ElasticQuota& v) {
+  fields<ElasticQuota>(a, v.namespace_, v.name, v.min, v.max, v.loc);
+}
+template <class A>
+void visit(A& a, CapacityObjects& v) {
+  fields<CapacityObjects>(a, v.quotas);
+}
+template <class A>
+void visit(A& a, KoordElasticQuota& v) {
+  fields<KoordElasticQuota>(a, v.namespace_, v.name, v.min, v.max, v.parent, v.is_parent,
+                            v.allow_lent_resource, v.tree_id, v.is_root, v.shared_weight,
+                            v.namespaces, v.labels, v.annotations, v.loc);
+}
+template <class A>
+void visit(A& a, KoordPodGroup& v) {
+  fields<KoordPodGroup>(a, v.namespace_, v.name, v.min_member, v.schedule_timeout_seconds,
+                        v.annotations, v.loc);
+}
+template <class A>
+void visit(A& a, KoordinatorObjects& v) {
+  fields<KoordinatorObjects>(a, v.quotas, v.pod_groups);
+}
+
+struct SnapshotCodec {
+  // Snapshot is not an aggregate, so its members are counted by a twin of the same layout:
+  // a member added to Snapshot changes its size and stops the build here.
+  struct Twin {
+    std::vector<Node> nodes;
+    std::vector<Pod> pods;
+    std::vector<PriorityClass> classes;
+    std::vector<PodDisruptionBudget> pdbs;
+    SchedulerConfig scheduler_config;
+    KueueObjects kueue;
+    YunikornObjects yunikorn;
+    CapacityObjects capacity;
+    KoordinatorObjects koordinator;
+    std::vector<PodFacts> facts;
+    std::vector<std::vector<PodId>> pods_on, nominated_to;
+    std::unordered_map<std::string, NodeId> node_index;
+    std::unordered_map<std::string, PodId> pod_index;
+    StringMap skipped;
+  };
+  static_assert(sizeof(Twin) == sizeof(Snapshot),
+                "Snapshot gained or lost a member: add it to SnapshotCodec in "
+                "src/cache/codec_model.cpp and bump k_format_version");
+
+  // The two hash indexes are not stored: they are rebuilt from the names, as build() does.
+  template <class A>
+  static void visit(A& a, Snapshot& s) {
+    a(s.m_nodes, s.m_pods, s.m_classes, s.m_pdbs, s.m_scheduler_config, s.m_kueue, s.m_yunikorn,
+      s.m_capacity, s.m_koordinator, s.m_facts, s.m_pods_on, s.m_nominated_to, s.m_skipped);
+  }
+
+  static void check_ids(const std::vector<std::vector<std::uint32_t>>& lists, std::size_t size) {
+    for (const auto& list : lists) {
+      for (std::uint32_t id : list) {
+        if (id >= size) {
+          throw cache::codec::DecodeError("a pod index is out of range");
+        }
+      }
+    }
+  }
+
+  // Policies index vectors with these ids without checking; a file must not make them lie.
+  static void check(const Snapshot& s) {
+    const std::size_t nodes = s.m_nodes.size();
+    if (s.m_facts.size() != s.m_pods.size() || s.m_pods_on.size() != nodes ||
+        s.m_nominated_to.size() != nodes) {
+      throw cache::codec::DecodeError("the pod and node tables disagree");
+    }
+    for (const PodFacts& f : s.m_facts) {
+      if (f.node != k_none && f.node >= nodes) {
+        throw cache::codec::DecodeError("a node index is out of range");
+      }
+    }
+    check_ids(s.m_pods_on, s.m_pods.size());
+    check_ids(s.m_nominated_to, s.m_pods.size());
+  }
+
+  static void index(Snapshot& s) {
+    s.m_node_index.clear();
+    s.m_pod_index.clear();
+    s.m_node_index.reserve(s.m_nodes.size());
+    s.m_pod_index.reserve(s.m_pods.size());
+    for (NodeId i = 0; i < s.m_nodes.size(); ++i) {
+      s.m_node_index.emplace(s.m_nodes[i].name, i);
+    }
+    for (PodId i = 0; i < s.m_pods.size(); ++i) {
+      const Pod& p = s.m_pods[i];
+      s.m_pod_index.emplace(fmt::format("{}/{}", p.namespace_, p.name), i);
+    }
+  }
+
+  static void decode(cache::codec::Reader& r, Snapshot& s) {
+    r(s);
+    check(s);
+    index(s);
+  }
+};
+
+template <class A>
+void visit(A& a, Snapshot& s) {
+  SnapshotCodec::visit(a, s);
+}
+
+}  // namespace model
+
+namespace cache::codec {
+
+std::string encode_payload(const SnapshotFile& file) {
+  Writer w;
+  w(file.load_diags, file.build_diags, file.snapshot);
+  return std::move(w.bytes());
+}
+
+void decode_payload(std::string_view payload, SnapshotFile& file) {
+  Reader r(payload);
+  r(file.load_diags, file.build_diags);
+  model::SnapshotCodec::decode(r, file.snapshot);
+  if (!r.done()) {
+    throw DecodeError("bytes are left over after the snapshot");
+  }
+}
+
+}  // namespace cache::codec
+}  // namespace kpreempt

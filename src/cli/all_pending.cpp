@@ -1,0 +1,182 @@
+// SPDX-License-Identifier: Apache-2.0
+// `kpreempt explain --all-pending`: every pending preemptor of the dump, each explained on its
+// own against the same snapshot, on a small thread pool.
+#include "cli/explain_modes.h"
+
+#include "kpreempt/exit_code.h"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <exception>
+#include <mutex>
+#include <system_error>
+#include <thread>
+
+namespace kpreempt::cli {
+namespace {
+
+// More threads than this only add memory: a policy run is CPU-bound and the snapshot is shared.
+constexpr unsigned k_max_workers = 8;
+
+unsigned worker_count(std::size_t subjects) {
+  unsigned cores = std::max(1U, std::thread::hardware_concurrency());
+  return static_cast<unsigned>(std::min<std::size_t>({cores, k_max_workers, subjects}));
+}
+
+std::string subject_name(const model::Snapshot& snap, const Subject& s) {
+  if (s.pod == model::k_none) {
+    const model::Workload& w = snap.kueue().workloads[s.workload];
+    return fmt::format("Workload {}/{}", w.namespace_, w.name);
+  }
+  const model::Pod& pod = snap.pods()[s.pod];
+  return pod.namespace_ + "/" + pod.name;
+}
+
+// The "\r[i/n] explaining x..." line; workers share it, so it is guarded.
+class Progress {
+ public:
+  Progress(std::ostream* out, std::size_t total) : m_out(out), m_total(total) {}
+  void start(const std::string& name) {
+    if (m_out == nullptr) {
+      return;
+    }
+    const std::lock_guard lock(m_mutex);
+    // \x1b[K clears what a longer previous name left on the line.
+    *m_out << fmt::format("\r[{}/{}] explaining {}...\x1b[K", ++m_started, m_total, name)
+           << std::flush;
+  }
+  void clear() {
+    if (m_out != nullptr) {
+      *m_out << "\r\x1b[K" << std::flush;
+    }
+  }
+
+ private:
+  std::ostream* m_out;
+  std::size_t m_total;
+  std::size_t m_started = 0;
+  std::mutex m_mutex;
+};
+
+render::Explanation explain_one(const model::Snapshot& snap, const Subject& s,
+                                const std::vector<const policy::Entry*>& policies,
+                                const std::vector<policy::Args>& args, model::Instant now,
+                                bool keep_verdicts) {
+  render::Explanation e{s.pod, s.workload, now, {}};
+  for (std::size_t i = 0; i < policies.size(); ++i) {
+    policy::Decision d = policies[i]->decide(policy::Input{snap, s.pod, now, args[i], s.workload});
+    if (!keep_verdicts) {
+      // Per-node verdicts grow with nodes x pods x preemptors; summaries never read them.
+      d.nodes = {};
+      d.tables = {};
+      d.details_json.clear();
+    }
+    e.decisions.push_back(std::move(d));
+  }
+  return e;
+}
+
+}  // namespace
+
+std::vector<Subject> pending_subjects(const model::Snapshot& snap) {
+  std::vector<Subject> out;
+  const auto& pods = snap.pods();
+  for (model::PodId id = 0; id < pods.size(); ++id) {
+    const model::Pod& p = pods[id];
+    if (p.node_name.empty() && !p.terminal() && !p.terminating()) {
+      out.push_back({id, model::k_none});
+    }
+  }
+  const auto& workloads = snap.kueue().workloads;
+  for (std::uint32_t id = 0; id < workloads.size(); ++id) {
+    // A deactivated Workload (spec.active false) is not queued, so it preempts nothing.
+    if (!workloads[id].admitted && workloads[id].active) {
+      out.push_back({model::k_none, id});
+    }
+  }
+  return out;
+}
+
+Batch explain_subjects(const ExplainOptions& o, const model::Snapshot& snap,
+                       const std::vector<Subject>& subjects, model::Instant now, bool keep_verdicts,
+                       std::ostream* progress) {
+  // Policies and their args are chosen up front, on this thread; the workers only decide.
+  std::vector<std::vector<const policy::Entry*>> chosen;
+  std::vector<std::vector<policy::Args>> args;
+  for (const Subject& s : subjects) {
+    chosen.push_back(chosen_policies(o, snap, s, true));
+    args.emplace_back();
+    for (const policy::Entry* p : chosen.back()) {
+      args.back().push_back(parse_sets(o.sets, p->plugin));
+    }
+  }
+  std::vector<render::Explanation> results(subjects.size());
+  std::vector<std::exception_ptr> errors(subjects.size());
+  std::atomic<std::size_t> next{0};
+  Progress bar(progress, subjects.size());
+  auto work = [&] {
+    for (std::size_t i = next++; i < subjects.size(); i = next++) {
+      bar.start(subject_name(snap, subjects[i]));
+      try {
+        results[i] = explain_one(snap, subjects[i], chosen[i], args[i], now, keep_verdicts);
+      } catch (...) {
+        errors[i] = std::current_exception();
+      }
+    }
+  };
+  std::vector<std::thread> pool;
+  for (unsigned n = 1; n < worker_count(subjects.size()); ++n) {
+    try {
+      pool.emplace_back(work);
+    } catch (const std::system_error&) {
+      break;  // no more threads: the ones running (and this one) finish the queue
+    }
+  }
+  work();
+  for (auto& t : pool) {
+    t.join();
+  }
+  bar.clear();
+  Batch batch;
+  for (std::size_t i = 0; i < subjects.size(); ++i) {
+    if (errors[i]) {
+      std::rethrow_exception(errors[i]);
+    }
+    if (chosen[i].empty()) {
+      ++batch.skipped;
+    } else {
+      batch.explanations.push_back(std::move(results[i]));
+    }
+  }
+  return batch;
+}
+
+int run_all_pending(const ExplainOptions& o, model::Instant now, const Streams& io) {
+  auto format = *render::parse_format(o.output);
+  auto loaded = load_inputs(o.inputs, io);
+  if (!loaded) {
+    return k_exit_input;
+  }
+  const model::Snapshot& snap = loaded->snapshot;
+  std::vector<Subject> subjects = pending_subjects(snap);
+  bool text = format == render::Format::text || format == render::Format::wide;
+  if (subjects.empty() && text) {
+    io.out << "no pending pods or workloads\n";
+    return k_exit_ok;
+  }
+  std::ostream* progress = isatty(STDERR_FILENO) == 1 ? &io.err : nullptr;
+  Batch batch = explain_subjects(o, snap, subjects, now, !text, progress);
+  print_warnings(batch.explanations, io);
+  if (batch.explanations.empty() && text) {
+    io.out << fmt::format("{} pending, but no chosen policy applies to any of them\n",
+                          batch.skipped);
+    return k_exit_ok;
+  }
+  render::render_batch(format, snap, batch.explanations, batch.skipped, io.out);
+  return k_exit_ok;
+}
+
+}  // namespace kpreempt::cli

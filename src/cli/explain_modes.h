@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: Apache-2.0
+// What the modes of `kpreempt explain` share: the options, the choice of policies and the
+// runner that explains many preemptors against one snapshot.
+#pragma once
+
+#include "cli/context.h"
+
+#include "kpreempt/policy/policy.h"
+#include "kpreempt/render/render.h"
+
+#include <cstdint>
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace kpreempt::cli {
+
+struct ExplainOptions {
+  Inputs inputs;
+  std::string pod;
+  std::string workload;
+  bool all_pending = false;
+  std::string victim;
+  std::vector<std::string> policies;
+  std::string now;
+  std::vector<std::string> sets;
+  std::string output = "text";
+  std::string color = "auto";
+};
+
+// Who is explained: a pod or a Kueue Workload.
+struct Subject {
+  model::PodId pod = model::k_none;
+  std::uint32_t workload = model::k_none;
+};
+
+// --now, or the current time when empty; throws UsageError.
+model::Instant parse_now(const std::string& text);
+
+// --set KEY=VALUE pairs; a bare key belongs to `plugin`. Throws UsageError.
+policy::Args parse_sets(const std::vector<std::string>& sets, std::string_view plugin);
+
+// The policies --policy names (or all that apply) for one subject. `lenient`: a named policy
+// that does not fit the subject is left out instead of being a usage error.
+std::vector<const policy::Entry*> chosen_policies(const ExplainOptions& o,
+                                                  const model::Snapshot& snap,
+                                                  const Subject& subject, bool lenient);
+
+// Every pending pod (unbound, not finished, not terminating) and every active Workload not
+// admitted, pods first, each in input order.
+std::vector<Subject> pending_subjects(const model::Snapshot& snap);
+
+// What explaining many subjects produced: one Explanation per subject at least one chosen
+// policy fits, in input order, and how many subjects none fitted.
+struct Batch {
+  std::vector<render::Explanation> explanations;
+  std::size_t skipped = 0;
+};
+
+// Runs every subject's policies against the same snapshot on a small thread pool. Without
+// `keep_verdicts` the decisions drop their per-node verdicts, tables and details (a summary
+// does not need them, and they are most of the memory). `progress` receives a
+// "\r[i/n] explaining ns/name..." line while it runs (nullptr: none). Rethrows the first (by
+// subject order) error a policy raised.
+Batch explain_subjects(const ExplainOptions& o, const model::Snapshot& snap,
+                       const std::vector<Subject>& subjects, model::Instant now, bool keep_verdicts,
+                       std::ostream* progress);
+
+// Policy warnings to stderr, each once.
+void print_warnings(const std::vector<render::Explanation>& explanations, const Streams& io);
+
+// The --all-pending and --victim modes; `now` is the parsed --now.
+int run_all_pending(const ExplainOptions& o, model::Instant now, const Streams& io);
+int run_victim(const ExplainOptions& o, model::Instant now, const Streams& io);
+
+}  // namespace kpreempt::cli

@@ -1,0 +1,215 @@
+// SPDX-License-Identifier: Apache-2.0
+// Workload controllers given as what-if input: the pending pods a Deployment, ReplicaSet,
+// StatefulSet, Job or CronJob would create. The pod template is decoded once by the Pod decoder
+// and copied, so a bad template field is reported once, at its own line, with its full path.
+// Counts and names follow kubernetes/kubernetes pkg/controller/{deployment,replicaset,
+// statefulset,job,cronjob} (release-1.34); random name parts are replaced by "what-if".
+#include "load/decode.h"
+
+#include "kpreempt/model/kueue.h"
+
+#include <fmt/format.h>
+
+namespace kpreempt::load {
+namespace {
+
+// Each derived pod is explained on its own; more than this from one manifest is a typo in
+// replicas rather than a question anyone can read the answer to.
+constexpr std::int32_t k_max_derived_pods = 10000;
+
+// Stands in for the parts of generated names that are random or hashed upstream
+// (<deployment>-<pod-template-hash>-<random>, <cronjob>-<scheduled-minute>).
+constexpr std::string_view k_synthetic = "what-if";
+
+enum class Identity { none, stateful_set, indexed_job, job };
+
+// The pods one controller creates: pods named `prefix` + index, each controlled by
+// owner_kind/owner_name.
+struct Derived {
+  std::string owner_kind, owner_name, prefix;
+  Identity identity = Identity::none;
+};
+
+// The manifest as messages name it ("Deployment team-a/web") and its namespace.
+struct Manifest {
+  std::string who, ns;
+};
+
+void warn(DecodeContext& ctx, const Manifest& m, const Field& at, std::string_view text) {
+  ctx.warn(at, fmt::format("{}: {}: {}", m.who, at.path(), text));
+}
+
+void set_entry(model::StringMap& m, std::string_view key, const std::string& value) {
+  for (auto& [k, v] : m) {
+    if (k == key) {
+      v = value;
+      return;
+    }
+  }
+  m.emplace_back(std::string(key), value);
+}
+
+// The labels the controller (or, for Jobs, the API server's selector generation) puts on
+// every pod in addition to the template's; those that pod selectors may name.
+void add_identity(model::Pod& p, const Derived& d, std::int32_t index) {
+  std::string i = std::to_string(index);
+  switch (d.identity) {
+    case Identity::stateful_set:
+      set_entry(p.labels, "statefulset.kubernetes.io/pod-name", p.name);
+      set_entry(p.labels, "apps.kubernetes.io/pod-index", i);
+      break;
+    case Identity::indexed_job:
+      set_entry(p.labels, "batch.kubernetes.io/job-completion-index", i);
+      set_entry(p.annotations, "batch.kubernetes.io/job-completion-index", i);
+      [[fallthrough]];
+    case Identity::job:
+      set_entry(p.labels, "batch.kubernetes.io/job-name", d.owner_name);
+      set_entry(p.labels, "job-name", d.owner_name);
+      break;
+    case Identity::none:
+      break;
+  }
+}
+
+// A replica count: the API server defaults it to 1 and refuses a negative one.
+std::int32_t replica_count(const Field& f) {
+  std::int32_t n = f.int32(1);
+  if (n < 0) {
+    f.fail("must be greater than or equal to 0");
+  }
+  return n;
+}
+
+// Decodes `tmpl` (metadata + spec, like a Pod) and adds `count` copies as pending pods.
+void add_pods(const Field& tmpl, const Manifest& m, const Derived& d, std::int32_t count,
+              const Field& count_at, DecodeContext& ctx) {
+  if (!tmpl.present()) {
+    tmpl.fail("required field is missing");
+  }
+  if (count > k_max_derived_pods) {
+    count_at.fail(fmt::format("would create {} pods; at most {} are derived from one manifest",
+                              count, k_max_derived_pods));
+  }
+  model::Pod proto = decode_pod_fields(tmpl);
+  if (count == 0) {
+    warn(ctx, m, count_at, "no pods to create; nothing to explain");
+    return;
+  }
+  proto.namespace_ = m.ns;
+  proto.uid.clear();
+  proto.owners = {model::OwnerReference{d.owner_kind, d.owner_name, "", true}};
+  proto.creation_timestamp.reset();
+  proto.deletion_timestamp.reset();
+  proto.phase = "Pending";
+  for (std::int32_t i = 0; i < count; ++i) {
+    model::Pod p = proto;
+    p.name = d.prefix + std::to_string(i);
+    add_identity(p, d, i);
+    if (ctx.pods != nullptr) {
+      ctx.pods->push_back(model::ObjectRef{"Pod", p.namespace_, p.name});
+    }
+    ctx.out.add(std::move(p));
+  }
+}
+
+// The Job controller's first sync starts min(parallelism, completions) pods (parallelism
+// defaults to 1; unset completions means a work queue, bounded by parallelism only). A
+// suspended Job starts none.
+void derive_job(const Field& spec, const Manifest& m, const std::string& job_name,
+                DecodeContext& ctx) {
+  Field parallelism = spec["parallelism"];
+  Field completions = spec["completions"];
+  std::int32_t count = replica_count(parallelism);
+  Field count_at = parallelism;
+  if (completions.present()) {
+    std::int32_t c = completions.int32();
+    if (c < 0) {
+      completions.fail("must be greater than or equal to 0");
+    }
+    if (c < count) {
+      count = c;
+      count_at = completions;
+    }
+  }
+  if (spec["suspend"].boolean()) {
+    warn(ctx, m, spec["suspend"], "the Job is suspended: its controller creates no pods");
+    return;
+  }
+  Derived d{"Job", job_name, job_name + "-", Identity::job};
+  if (spec["completionMode"].str() == "Indexed") {
+    d.identity = Identity::indexed_job;
+  }
+  if (spec["manualSelector"].boolean()) {
+    d.identity = Identity::none;  // the user's own labels and selector; none are generated
+  }
+  add_pods(spec["template"], m, d, count, count_at, ctx);
+}
+
+bool kueue_managed(const Field& meta) {
+  return model::find(meta["labels"].string_map(), model::k_kueue_queue_label) != nullptr;
+}
+
+// The CronJob controller names each Job <cronjob>-<scheduled time in minutes>; one run is
+// derived, under a synthetic name.
+void derive_cron_job(const Field& spec, const Manifest& m, const std::string& name,
+                     DecodeContext& ctx) {
+  Field job = spec["jobTemplate"];
+  if (!job.present()) {
+    job.fail("required field is missing");
+  }
+  if (kueue_managed(job["metadata"])) {
+    // Kueue would hold each run as a Workload; deriving plain pods would answer another
+    // question.
+    job["metadata"]["labels"][model::k_kueue_queue_label].fail(
+        "the Jobs of this CronJob are managed by Kueue; pass one of its Jobs instead");
+  }
+  derive_job(job["spec"], m, fmt::format("{}-{}", name, k_synthetic), ctx);
+}
+
+Manifest manifest(const Field& root, std::string_view kind, const std::string& name) {
+  std::string ns = object_namespace(root);
+  return Manifest{fmt::format("{} {}/{}", kind, ns, name), ns};
+}
+
+}  // namespace
+
+void decode_controller(const Field& root, DecodeContext& ctx) {
+  std::string kind = root["kind"].str();
+  if (!ctx.derive_pods) {
+    // In a cluster dump the pods a controller made are in the dump already.
+    ctx.out.count_skipped(kind);
+    return;
+  }
+  std::string name = object_name(root);
+  Manifest m = manifest(root, kind, name);
+  Field spec = root["spec"];
+  if (kind == "CronJob") {
+    derive_cron_job(spec, m, name, ctx);
+    return;
+  }
+  Field replicas = spec["replicas"];
+  std::int32_t count = replica_count(replicas);
+  Derived d;
+  if (kind == "StatefulSet") {
+    d = Derived{kind, name, name + "-", Identity::stateful_set};
+  } else if (kind == "Deployment") {
+    // A Deployment's pods belong to the ReplicaSet it creates, <name>-<pod-template-hash>.
+    std::string rs = fmt::format("{}-{}", name, k_synthetic);
+    d = Derived{"ReplicaSet", rs, rs + "-", Identity::none};
+  } else {
+    d = Derived{kind, name, fmt::format("{}-{}-", name, k_synthetic), Identity::none};
+  }
+  add_pods(spec["template"], m, d, count, replicas, ctx);
+}
+
+void decode_batch_job(const Field& root, DecodeContext& ctx) {
+  // A Job labelled with a Kueue queue is a Workload what-if, input or dump alike.
+  if (!ctx.derive_pods || kueue_managed(root["metadata"])) {
+    decode_kueue(root, ctx);
+    return;
+  }
+  std::string name = object_name(root);
+  derive_job(root["spec"], manifest(root, "Job", name), name, ctx);
+}
+
+}  // namespace kpreempt::load

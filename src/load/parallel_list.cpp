@@ -1,0 +1,322 @@
+// SPDX-License-Identifier: Apache-2.0
+// A big kubectl List read on several cores. libyaml manages ~80 MB/s on one core, so a 1 GB
+// dump needs the items split: kubectl prints every item of a List at a fixed indentation
+// (YAML: a `- ` at column 0; JSON: `{` after eight spaces), which finds item boundaries
+// without parsing. Whatever could make a part read differently from the whole (another
+// layout, a document marker, a syntax error, a walk cut short) sends the file back to the
+// one-thread path, so the split never changes an answer or a message.
+#include "load/parallel_list.h"
+
+#include "load/byte_reader.h"
+#include "load/sources.h"
+#include "load/stream.h"
+
+#include "kpreempt/load/events.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <optional>
+#include <string_view>
+#include <thread>
+
+namespace kpreempt::load {
+namespace {
+
+constexpr std::size_t k_probe = std::size_t{4} << 20;  // bytes searched for a boundary
+constexpr unsigned k_max_parts = 16;
+
+constexpr std::string_view k_yaml_head = "apiVersion: v1\nitems:\n- ";
+constexpr std::string_view k_yaml_tail = "\nkind: List\n";
+constexpr std::string_view k_json_head =
+    "{\n    \"apiVersion\": \"v1\",\n    \"items\": [\n        {\n";
+constexpr std::string_view k_json_tail = "\n    ]";
+// Between two items: `},` closes one, `{` opens the next; the comma is the byte after the '}'.
+constexpr std::string_view k_json_gap = "\n        },\n        {\n";
+constexpr std::size_t k_json_comma = 10;
+constexpr std::size_t k_json_next = 12;
+
+enum class Format { yaml, json };
+
+struct NotSplittable {};
+
+class Fd {
+ public:
+  explicit Fd(const std::string& path) : m_fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC)) {}
+  ~Fd() {
+    if (m_fd >= 0) {
+      ::close(m_fd);
+    }
+  }
+  Fd(const Fd&) = delete;
+  Fd& operator=(const Fd&) = delete;
+
+  bool ok() const { return m_fd >= 0; }
+  std::optional<std::uint64_t> regular_file_size() const {
+    struct stat st {};
+    if (::fstat(m_fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+      return std::nullopt;
+    }
+    return static_cast<std::uint64_t>(st.st_size);
+  }
+  std::string read_at(std::uint64_t offset, std::size_t size) const {
+    std::string out(size, '\0');
+    std::size_t got = 0;
+    while (got < size) {
+      ssize_t n = ::pread(m_fd, out.data() + got, size - got, static_cast<off_t>(offset + got));
+      if (n <= 0) {
+        break;
+      }
+      got += static_cast<std::size_t>(n);
+    }
+    out.resize(got);
+    return out;
+  }
+
+ private:
+  int m_fd;
+};
+
+struct Layout {
+  Format format = Format::yaml;
+  std::uint64_t begin = 0, end = 0;  // the items: from the first item's first byte
+  std::uint64_t first_line = 0;      // line of `begin`
+  std::string trailer;               // after the items: kind, metadata
+};
+
+std::optional<Layout> find_layout(const Fd& fd, std::uint64_t size) {
+  Layout l;
+  std::string head = fd.read_at(0, k_json_head.size());
+  std::string_view head_text = k_yaml_head;
+  if (head.starts_with(k_yaml_head)) {
+    l.format = Format::yaml;
+    l.begin = k_yaml_head.size() - 2;  // the `- ` belongs to the first item
+  } else if (head == k_json_head) {
+    l.format = Format::json;
+    head_text = k_json_head;
+    l.begin = k_json_head.size() - 10;  // from the first item's `{` line
+  } else {
+    return std::nullopt;
+  }
+  l.first_line = 1 + std::count(head_text.begin(), head_text.begin() + l.begin, '\n');
+  std::uint64_t tail_at = size > 4096 ? size - 4096 : 0;
+  std::string tail = fd.read_at(tail_at, static_cast<std::size_t>(size - tail_at));
+  std::size_t pos = tail.rfind(l.format == Format::yaml ? k_yaml_tail : k_json_tail);
+  if (pos == std::string::npos) {
+    return std::nullopt;
+  }
+  l.end = tail_at + pos + 1;
+  l.trailer = tail.substr(pos + 1);
+  if (l.end <= l.begin) {
+    return std::nullopt;
+  }
+  return l;
+}
+
+// The List's trailer must parse as the one-thread read would parse it.
+bool trailer_parses(const Layout& l, const std::string& name) {
+  std::string text = l.format == Format::json ? "{\"items\":[" + l.trailer : l.trailer;
+  try {
+    std::unique_ptr<EventSource> src = open_source(std::string_view(text), name);
+    while (src->next().type != EventType::stream_end) {
+    }
+    return true;
+  } catch (const InputError&) {
+    return false;
+  }
+}
+
+struct Part {
+  ByteReader::Region region;
+  std::uint64_t gap_newlines = 0;  // between this part and the next
+  model::SnapshotBuilder out;
+  std::vector<Diagnostic> diags;
+  std::vector<model::ObjectRef> pods;
+  std::uint64_t newlines = 0;
+  bool ok = false;
+};
+
+// Item boundaries near each 1/n of the items; fewer parts when some are not found.
+std::vector<Part> split(const Fd& fd, const Layout& l, unsigned n) {
+  std::vector<Part> parts(1);
+  parts[0].region.begin = l.begin;
+  const std::uint64_t span = l.end - l.begin;
+  for (unsigned k = 1; k < n; ++k) {
+    std::uint64_t target = l.begin + span * k / n;
+    std::string probe = fd.read_at(target, k_probe);
+    std::string_view needle = l.format == Format::yaml ? "\n- " : k_json_gap;
+    std::size_t at = probe.find(needle);
+    if (at == std::string::npos) {
+      continue;
+    }
+    std::uint64_t end = target + at + (l.format == Format::yaml ? 1 : k_json_comma);
+    std::uint64_t next = target + at + (l.format == Format::yaml ? 1 : k_json_next);
+    if (end <= parts.back().region.begin || next >= l.end) {
+      continue;
+    }
+    parts.back().region.end = end;
+    parts.back().gap_newlines = l.format == Format::yaml ? 0 : 1;
+    parts.emplace_back().region.begin = next;
+  }
+  parts.back().region.end = l.end;
+  for (Part& p : parts) {
+    if (l.format == Format::json) {
+      p.region.prefix = "[\n";
+      p.region.suffix = "\n]";
+    }
+    p.region.blanker.emplace(l.format == Format::json ? ManagedFieldsBlanker::Format::json
+                                                      : ManagedFieldsBlanker::Format::yaml);
+  }
+  return parts;
+}
+
+// Passes events through while checking the part is one document holding one sequence, and
+// turns a syntax error into NotSplittable so that the one-thread read reports it.
+class PartSource final : public EventSource {
+ public:
+  explicit PartSource(EventSource& src) : m_src(src) {}
+
+  const Event& next() override {
+    const Event* ev = nullptr;
+    try {
+      ev = &m_src.next();
+    } catch (const InputError&) {
+      throw NotSplittable{};
+    }
+    switch (ev->type) {
+      case EventType::document_start:
+        check(++m_documents == 1);
+        break;
+      case EventType::seq_start:
+      case EventType::map_start:
+        check(m_depth > 0 || (ev->type == EventType::seq_start && ++m_roots == 1));
+        ++m_depth;
+        break;
+      case EventType::seq_end:
+      case EventType::map_end:
+        --m_depth;
+        break;
+      case EventType::scalar:
+        check(m_depth > 0);
+        break;
+      case EventType::stream_end:
+        m_ended = true;
+        break;
+      default:
+        break;
+    }
+    return *ev;
+  }
+  const std::string& file_name() const override { return m_src.file_name(); }
+  bool ended() const { return m_ended; }
+
+ private:
+  static void check(bool ok) {
+    if (!ok) {
+      throw NotSplittable{};
+    }
+  }
+
+  EventSource& m_src;
+  int m_documents = 0, m_roots = 0, m_depth = 0;
+  bool m_ended = false;
+};
+
+void read_part(const std::string& path, Format format, const DecodeContext& parent, Part& p) {
+  try {
+    std::FILE* file = std::fopen(path.c_str(), "rb");
+    if (file == nullptr) {
+      return;
+    }
+    std::atomic<std::uint64_t>* bytes = parent.progress ? &parent.progress->bytes : nullptr;
+    auto in = std::make_unique<ByteReader>(file, path, p.region, bytes);
+    const ByteReader& reader = *in;
+    std::unique_ptr<EventSource> src =
+        format == Format::yaml ? make_yaml_source(std::move(in)) : make_json_source(std::move(in));
+    PartSource checked(*src);
+    DecodeContext ctx{p.out, p.diags, parent.pods != nullptr ? &p.pods : nullptr,
+                      parent.derive_pods, parent.progress};
+    read_stream(checked, ctx);
+    // The stream's end was handed over after the last byte was read, so these are final.
+    p.ok = checked.ended() && reader.file_done();
+    p.newlines = reader.file_newlines();
+  } catch (...) {
+    // NotSplittable, or anything else the one-thread read will meet and report itself.
+    p.ok = false;
+  }
+}
+
+void join(const std::string& path, std::uint64_t first_line, std::vector<Part>& parts,
+          DecodeContext& ctx) {
+  std::uint64_t line = first_line;
+  for (Part& p : parts) {
+    auto prefix_lines = static_cast<std::uint64_t>(
+        std::count(p.region.prefix.begin(), p.region.prefix.end(), '\n'));
+    auto delta = static_cast<std::uint32_t>(line - 1 - prefix_lines);
+    p.out.shift_lines(path, delta);
+    for (Diagnostic& d : p.diags) {
+      if (d.loc.line != 0 && d.loc.file == path) {
+        d.loc.line += delta;
+      }
+    }
+    ctx.out.append(std::move(p.out));
+    ctx.diags.insert(ctx.diags.end(), std::make_move_iterator(p.diags.begin()),
+                     std::make_move_iterator(p.diags.end()));
+    if (ctx.pods != nullptr) {
+      ctx.pods->insert(ctx.pods->end(), p.pods.begin(), p.pods.end());
+    }
+    line += p.newlines + p.gap_newlines;
+  }
+}
+
+}  // namespace
+
+bool load_list_in_parts(const std::string& path, unsigned threads, DecodeContext& ctx,
+                        std::uint64_t min_part) {
+  if (threads == 0) {
+    threads = std::max(1U, std::thread::hardware_concurrency());
+  }
+  threads = std::min(threads, k_max_parts);
+  Fd fd(path);
+  std::optional<std::uint64_t> size = fd.ok() ? fd.regular_file_size() : std::nullopt;
+  if (threads < 2 || !size || *size < 2 * min_part) {
+    return false;
+  }
+  std::optional<Layout> layout = find_layout(fd, *size);
+  if (!layout || !trailer_parses(*layout, path)) {
+    return false;
+  }
+  auto n = static_cast<unsigned>(
+      std::min<std::uint64_t>(threads, (layout->end - layout->begin) / min_part));
+  std::vector<Part> parts = split(fd, *layout, n);
+  if (parts.size() < 2) {
+    return false;
+  }
+  std::uint64_t bytes_before = ctx.progress ? ctx.progress->bytes.load() : 0;
+  std::vector<std::thread> workers;
+  for (std::size_t i = 1; i < parts.size(); ++i) {
+    workers.emplace_back(read_part, std::cref(path), layout->format, std::cref(ctx),
+                         std::ref(parts[i]));
+  }
+  read_part(path, layout->format, ctx, parts[0]);
+  for (std::thread& t : workers) {
+    t.join();
+  }
+  bool all_ok = std::all_of(parts.begin(), parts.end(), [](const Part& p) { return p.ok; });
+  std::uint64_t last_line = layout->first_line;
+  for (const Part& p : parts) {
+    last_line += p.newlines + p.gap_newlines;
+  }
+  if (!all_ok || last_line > UINT32_MAX) {
+    if (ctx.progress != nullptr) {
+      ctx.progress->bytes = bytes_before;
+    }
+    return false;
+  }
+  join(path, layout->first_line, parts, ctx);
+  return true;
+}
+
+}  // namespace kpreempt::load

@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: Apache-2.0
+// Joining the builders of a dump read in parts: appending in input order, and moving the
+// source lines of a part that was parsed as if it started at line 1.
+#include "kpreempt/model/snapshot.h"
+
+#include <algorithm>
+#include <charconv>
+#include <iterator>
+
+namespace kpreempt::model {
+namespace {
+
+template <typename T>
+void append_all(std::vector<T>& to, std::vector<T>& from) {
+  if (to.empty()) {
+    to = std::move(from);
+    return;
+  }
+  to.insert(to.end(), std::make_move_iterator(from.begin()), std::make_move_iterator(from.end()));
+}
+
+class LineShift {
+ public:
+  LineShift(const std::string& file, std::uint32_t delta) : m_file(file), m_delta(delta) {}
+
+  void operator()(SourceLoc& loc) const {
+    // Line 0 means "no line": a whole-file message stays one.
+    if (loc.line != 0 && loc.file == m_file) {
+      loc.line += m_delta;
+    }
+  }
+  template <typename T>
+  void each(std::vector<T>& objects) const {
+    for (T& o : objects) {
+      (*this)(o.loc);
+    }
+  }
+  void queues(std::vector<YkQueueConfig>& qs) const {
+    for (YkQueueConfig& q : qs) {
+      (*this)(q.loc);
+      queues(q.queues);
+    }
+  }
+  void yunikorn(std::optional<YunikornConfig>& c) const {
+    if (!c) {
+      return;
+    }
+    (*this)(c->loc);
+    for (YkPartition& p : c->partitions) {
+      (*this)(p.loc);
+      queues(p.queues);
+      each(p.placement_rules);
+    }
+  }
+
+ private:
+  const std::string& m_file;
+  std::uint32_t m_delta;
+};
+
+void add_counts(StringMap& to, const StringMap& from) {
+  for (const auto& [kind, count] : from) {
+    std::uint64_t n = 0;
+    std::from_chars(count.data(), count.data() + count.size(), n);
+    auto it = std::lower_bound(to.begin(), to.end(), kind,
+                               [](const auto& e, const std::string& k) { return e.first < k; });
+    if (it == to.end() || it->first != kind) {
+      to.emplace(it, kind, count);
+      continue;
+    }
+    std::uint64_t m = 0;
+    std::from_chars(it->second.data(), it->second.data() + it->second.size(), m);
+    it->second = std::to_string(m + n);
+  }
+}
+
+}  // namespace
+
+void SnapshotBuilder::append(SnapshotBuilder&& later) {
+  Snapshot& to = m_snap;
+  Snapshot& from = later.m_snap;
+  append_all(to.m_nodes, from.m_nodes);
+  append_all(to.m_pods, from.m_pods);
+  append_all(to.m_classes, from.m_classes);
+  append_all(to.m_pdbs, from.m_pdbs);
+  if (!from.m_scheduler_config.loc.file.empty()) {
+    to.m_scheduler_config = std::move(from.m_scheduler_config);
+  }
+  KueueObjects& k = to.m_kueue;
+  append_all(k.workloads, from.m_kueue.workloads);
+  append_all(k.cluster_queues, from.m_kueue.cluster_queues);
+  append_all(k.local_queues, from.m_kueue.local_queues);
+  append_all(k.flavors, from.m_kueue.flavors);
+  append_all(k.priority_classes, from.m_kueue.priority_classes);
+  append_all(k.namespaces, from.m_kueue.namespaces);
+  append_all(k.cohorts, from.m_kueue.cohorts);
+  if (from.m_yunikorn.configs) {
+    to.m_yunikorn.configs = std::move(from.m_yunikorn.configs);
+  }
+  if (from.m_yunikorn.defaults) {
+    to.m_yunikorn.defaults = std::move(from.m_yunikorn.defaults);
+  }
+  append_all(to.m_capacity.quotas, from.m_capacity.quotas);
+  append_all(to.m_koordinator.quotas, from.m_koordinator.quotas);
+  append_all(to.m_koordinator.pod_groups, from.m_koordinator.pod_groups);
+  add_counts(to.m_skipped, from.m_skipped);
+}
+
+void SnapshotBuilder::shift_lines(const std::string& file, std::uint32_t delta) {
+  Snapshot& s = m_snap;
+  const LineShift shift(file, delta);
+  shift.each(s.m_nodes);
+  shift.each(s.m_pods);
+  shift.each(s.m_classes);
+  shift.each(s.m_pdbs);
+  shift(s.m_scheduler_config.loc);
+  shift.each(s.m_kueue.workloads);
+  shift.each(s.m_kueue.cluster_queues);
+  shift.each(s.m_kueue.local_queues);
+  shift.each(s.m_kueue.flavors);
+  shift.each(s.m_kueue.priority_classes);
+  shift.each(s.m_kueue.cohorts);
+  shift.yunikorn(s.m_yunikorn.configs);
+  shift.yunikorn(s.m_yunikorn.defaults);
+  shift.each(s.m_capacity.quotas);
+  shift.each(s.m_koordinator.quotas);
+  shift.each(s.m_koordinator.pod_groups);
+}
+
+}  // namespace kpreempt::model

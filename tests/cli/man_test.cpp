@@ -1,0 +1,177 @@
+// SPDX-License-Identifier: Apache-2.0
+// The man pages: they render without warnings, and every subcommand and every long option
+// the program has is documented, so the pages cannot fall behind --help.
+#include "support/run.h"
+
+#include <catch2/catch.hpp>
+#include <sys/wait.h>
+
+#include <array>
+#include <cctype>
+#include <cstdio>
+#include <fstream>
+#include <regex>
+#include <set>
+#include <sstream>
+
+namespace kpreempt::test {
+namespace {
+
+const std::string k_man_dir = KPREEMPT_TESTDATA "/../man";
+
+// Runs a shell command from the man folder, stderr merged into stdout.
+Run sh(const std::string& command) {
+  std::string full = "cd '" + k_man_dir + "' && (" + command + ") 2>&1";
+  Run r;
+  FILE* pipe = popen(full.c_str(), "r");
+  REQUIRE(pipe != nullptr);
+  std::array<char, 4096> buf{};
+  std::size_t n = 0;
+  while ((n = fread(buf.data(), 1, buf.size(), pipe)) > 0) {
+    r.out.append(buf.data(), n);
+  }
+  int status = pclose(pipe);
+  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
+}
+
+bool have(const std::string& program) {
+  return sh("command -v " + program + " >/dev/null").code == 0;
+}
+
+std::string read_page(const std::string& name) {
+  std::ifstream in(k_man_dir + "/" + name);
+  if (!in) {
+    return {};
+  }
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+std::vector<std::string> lines(const std::string& text) {
+  std::vector<std::string> out;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) {
+    out.push_back(line);
+  }
+  return out;
+}
+
+std::vector<std::string> subcommands() {
+  std::vector<std::string> names;
+  bool in_list = false;
+  std::regex entry(R"(^  ([a-z][a-z-]*)\s)");
+  for (const auto& line : lines(run_cli({"--help"}).out)) {
+    if (line.rfind("Subcommands:", 0) == 0) {
+      in_list = true;
+    } else if (std::smatch m; in_list && std::regex_search(line, m, entry)) {
+      names.push_back(m[1]);
+    }
+  }
+  return names;
+}
+
+std::set<std::string> long_flags(const std::string& help) {
+  std::set<std::string> flags;
+  std::regex flag(R"((^|[\s,])--([a-z][a-z0-9-]*))");
+  for (const auto& line : lines(help)) {
+    for (std::sregex_iterator it(line.begin(), line.end(), flag), end; it != end; ++it) {
+      flags.insert((*it)[2]);
+    }
+  }
+  return flags;
+}
+
+// In troff source a "-" that is a minus sign, as in an option, is written "\-".
+std::string troff_option(const std::string& name) {
+  std::string out = "\\-\\-";
+  for (char c : name) {
+    out += c == '-' ? std::string("\\-") : std::string(1, c);
+  }
+  return out;
+}
+
+// The page mentions --name as a whole option, not only as the start of a longer one.
+bool documents(const std::string& page, const std::string& name) {
+  std::string option = troff_option(name);
+  for (auto at = page.find(option); at != std::string::npos; at = page.find(option, at + 1)) {
+    std::size_t end = at + option.size();
+    bool longer = end < page.size() && (std::isalnum(static_cast<unsigned char>(page[end])) ||
+                                        page.compare(end, 2, "\\-") == 0);
+    if (!longer) {
+      return true;
+    }
+  }
+  return false;
+}
+
+std::vector<std::string> pages() {
+  std::vector<std::string> names{"kpreempt.1"};
+  for (const auto& sub : subcommands()) {
+    names.push_back("kpreempt-" + sub + ".1");
+  }
+  return names;
+}
+
+}  // namespace
+
+TEST_CASE("every subcommand has a man page that kpreempt(1) refers to", "[completion][man]") {
+  std::string overview = read_page("kpreempt.1");
+  REQUIRE(!overview.empty());
+  auto subs = subcommands();
+  REQUIRE(subs.size() >= 4);
+  for (const auto& sub : subs) {
+    INFO(sub);
+    CHECK(!read_page("kpreempt-" + sub + ".1").empty());
+    CHECK(overview.find(".BR kpreempt\\-" + sub + " (1)") != std::string::npos);
+  }
+}
+
+TEST_CASE("every long option in --help is in the subcommand's man page", "[completion][man]") {
+  for (const auto& sub : subcommands()) {
+    std::string page = read_page("kpreempt-" + sub + ".1");
+    for (const auto& flag : long_flags(run_cli({sub, "--help"}).out)) {
+      INFO("kpreempt-" << sub << ".1 lacks --" << flag);
+      CHECK(documents(page, flag));
+    }
+  }
+}
+
+TEST_CASE("every page has the sections a man page needs", "[completion][man]") {
+  for (const auto& name : pages()) {
+    std::string page = read_page(name);
+    INFO(name);
+    for (const char* section :
+         {".TH ", ".SH NAME", ".SH SYNOPSIS", ".SH DESCRIPTION", ".SH EXIT STATUS",
+          ".SH ENVIRONMENT", ".SH FILES", ".SH EXAMPLES", ".SH SEE ALSO"}) {
+      CHECK(page.find(std::string("\n") + section) != std::string::npos);
+    }
+  }
+}
+
+TEST_CASE("every man page renders without a groff warning", "[completion][man]") {
+  if (!have("groff")) {
+    SUCCEED("groff is not installed: skipped");
+    return;
+  }
+  for (const auto& name : pages()) {
+    INFO(name);
+    Run r = sh("groff -man -Tutf8 -ww -z " + name);
+    CHECK(r.code == 0);
+    CHECK(r.out.empty());
+  }
+}
+
+TEST_CASE("man -l renders kpreempt(1)", "[completion][man]") {
+  if (!have("man")) {
+    SUCCEED("man is not installed: skipped");
+    return;
+  }
+  Run r = sh("MANWIDTH=80 man -l kpreempt.1 | cat");
+  CHECK(r.code == 0);
+  CHECK(r.out.find("KPREEMPT(1)") != std::string::npos);
+  CHECK(r.out.find("EXIT STATUS") != std::string::npos);
+}
+
+}  // namespace kpreempt::test

@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: Apache-2.0
+// End-to-end: workload manifests given with --pod-file are explained pod by pod.
+#include "support/run.h"
+
+#include <catch2/catch.hpp>
+
+#include <string>
+
+namespace {
+
+using kpreempt::test::Run;
+
+constexpr const char* k_demo = "explain -f testdata/demo/cluster.yaml --now 2026-11-22T10:00:00Z ";
+
+std::size_t count(const std::string& text, const std::string& what) {
+  std::size_t n = 0;
+  for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) {
+    ++n;
+  }
+  return n;
+}
+
+}  // namespace
+
+TEST_CASE("a Deployment of two replicas in --pod-file is explained as two pods", "[manifest]") {
+  Run r = kpreempt::test::run_binary(
+      std::string(k_demo) + "--policy default --pod-file testdata/cli/manifests/deployment.yaml",
+      true);
+  INFO(r.out);
+  REQUIRE(r.code == 0);
+  CHECK(count(r.out, "Pod ml/trainer-next-what-if-0  priority 50000 (training-critical)") == 1);
+  CHECK(count(r.out, "Pod ml/trainer-next-what-if-1  priority 50000 (training-critical)") == 1);
+  CHECK(count(r.out, "  outcome   ") == 2);
+}
+
+TEST_CASE("a StatefulSet and a CronJob in --pod-file become their pods", "[manifest]") {
+  Run r = kpreempt::test::run_binary(
+      std::string(k_demo) +
+          "--policy default -o yaml --pod-file testdata/cli/manifests/statefulset.yaml "
+          "--pod-file testdata/cli/manifests/cronjob.yaml",
+      false);
+  INFO(r.out);
+  REQUIRE(r.code == 0);
+  for (const char* name :
+       {"db-0", "db-1", "db-2", "nightly-report-what-if-0", "nightly-report-what-if-1"}) {
+    CHECK(count(r.out, std::string("name: ") + name + "\n") >= 1);
+  }
+  CHECK(count(r.out, "name: db-3\n") == 0);
+  CHECK(count(r.out, "name: nightly-report-what-if-2\n") == 0);
+}
+
+TEST_CASE("a bad pod template in --pod-file names the template field", "[manifest]") {
+  Run r = kpreempt::test::run_binary(
+      std::string(k_demo) + "--pod-file testdata/cli/manifests/bad-template.yaml", true);
+  CHECK(r.code == 2);
+  CHECK(r.out ==
+        "testdata/cli/manifests/bad-template.yaml:14:18: error: Deployment team-a/web: "
+        "spec.template.spec.containers[0].resources.requests.cpu: \"1.5.0\" is not a quantity\n");
+}

@@ -1,0 +1,195 @@
+// SPDX-License-Identifier: Apache-2.0
+// A List read in parts must equal the one-thread read: objects, order, lines, messages.
+#include "load/parallel_list.h"
+
+#include "load/managed_fields_blanker.h"
+
+#include "kpreempt/load/load.h"
+
+#include <catch2/catch.hpp>
+#include <fmt/format.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+namespace {
+
+using namespace kpreempt;
+namespace fs = std::filesystem;
+
+const std::string k_dir = std::string(KPREEMPT_TESTDATA) + "/load/list/";
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+std::string write_temp(const std::string& name, const std::string& text) {
+  fs::path p = fs::temp_directory_path() / ("kpreempt-parts-" + name);
+  std::ofstream(p, std::ios::binary) << text;
+  return p.string();
+}
+
+std::string where(const SourceLoc& loc) {
+  return fmt::format("{}:{}:{}", loc.file, loc.line, loc.column);
+}
+
+// Everything a part could get wrong: which objects, in which order, from which line.
+std::string digest(const model::Snapshot& s, const std::vector<Diagnostic>& diags) {
+  std::string out;
+  for (const model::Node& n : s.nodes()) {
+    out += fmt::format("node {} {}\n", n.name, where(n.loc));
+  }
+  for (const model::Pod& p : s.pods()) {
+    out += fmt::format("pod {}/{} {} {} {}\n", p.namespace_, p.name, where(p.loc), p.node_name,
+                       p.containers.size());
+  }
+  for (const model::PodDisruptionBudget& b : s.pdbs()) {
+    out += fmt::format("pdb {}/{} {}\n", b.namespace_, b.name, where(b.loc));
+  }
+  for (const model::PriorityClass& c : s.priority_classes()) {
+    out += fmt::format("class {} {}\n", c.name, where(c.loc));
+  }
+  for (const model::Workload& w : s.kueue().workloads) {
+    out += fmt::format("workload {}/{} {}\n", w.namespace_, w.name, where(w.loc));
+  }
+  for (const model::ClusterQueue& q : s.kueue().cluster_queues) {
+    out += fmt::format("clusterqueue {} {}\n", q.name, where(q.loc));
+  }
+  for (const auto& [kind, count] : s.skipped_kinds()) {
+    out += fmt::format("skipped {} {}\n", kind, count);
+  }
+  for (const Diagnostic& d : diags) {
+    out += format(d) + "\n";
+  }
+  return out;
+}
+
+std::string one_thread(const std::string& path) {
+  model::SnapshotBuilder b;
+  std::vector<Diagnostic> diags;
+  load::LoadOptions opts;
+  opts.threads = 1;
+  load::load_path(path, opts, b, diags);
+  model::Snapshot s = std::move(b).build(diags);
+  return digest(s, diags);
+}
+
+// The parts path with tiny parts; empty when it declined the file.
+std::optional<std::string> in_parts(const std::string& path, unsigned threads) {
+  model::SnapshotBuilder b;
+  std::vector<Diagnostic> diags;
+  load::DecodeContext ctx{b, diags};
+  if (!load::load_list_in_parts(path, threads, ctx, 4096)) {
+    return std::nullopt;
+  }
+  model::Snapshot s = std::move(b).build(diags);
+  return digest(s, diags);
+}
+
+}  // namespace
+
+TEST_CASE("a kubectl List read in parts equals the one-thread read", "[load][parallel]") {
+  for (const char* name : {"kubectl-list.yaml", "kubectl-list.json"}) {
+    const std::string path = k_dir + name;
+    for (unsigned threads : {2U, 3U, 7U}) {
+      CAPTURE(name, threads);
+      std::optional<std::string> parts = in_parts(path, threads);
+      REQUIRE(parts);
+      CHECK(*parts == one_thread(path));
+    }
+  }
+}
+
+TEST_CASE("an object error in a later part is reported at its line in the file",
+          "[load][parallel]") {
+  std::string text = slurp(k_dir + "kubectl-list.yaml");
+  std::size_t at = text.find("cpu: ", text.rfind("requests:\n"));
+  REQUIRE(at != std::string::npos);
+  text.insert(at + 5, "1.5.0");
+  const std::string path = write_temp("bad-quantity.yaml", text);
+  std::optional<std::string> parts = in_parts(path, 4);
+  REQUIRE(parts);
+  std::string expected = one_thread(path);
+  CHECK(expected.find("is not a quantity") != std::string::npos);
+  CHECK(*parts == expected);
+  fs::remove(path);
+}
+
+TEST_CASE("a syntax error or another layout sends the file back to the one-thread read",
+          "[load][parallel]") {
+  std::string text = slurp(k_dir + "kubectl-list.yaml");
+  SECTION("unclosed flow sequence in the middle") {
+    text.insert(text.find("\n- ", text.size() / 2) + 1, "- [unclosed\n");
+  }
+  SECTION("a document marker inside the items") {
+    text.insert(text.find("\n- ", text.size() / 2) + 1, "---\n");
+  }
+  SECTION("not kubectl's header") {
+    text.insert(0, "# a comment\n");
+  }
+  SECTION("a broken trailer") {
+    text += "metadata: {\n";
+  }
+  const std::string path = write_temp("declined.yaml", text);
+  CHECK_FALSE(in_parts(path, 4));
+  fs::remove(path);
+}
+
+TEST_CASE("a JSON List split in parts keeps JSON's line numbers in messages", "[load][parallel]") {
+  std::string text = slurp(k_dir + "kubectl-list.json");
+  std::size_t at = text.rfind("\"cpu\": \"100m\"");
+  REQUIRE(at != std::string::npos);
+  text.replace(at, 13, "\"cpu\": \"-1\"");
+  const std::string path = write_temp("bad.json", text);
+  std::optional<std::string> parts = in_parts(path, 5);
+  REQUIRE(parts);
+  CHECK(*parts == one_thread(path));
+  fs::remove(path);
+}
+
+namespace {
+
+// The reader hands the blanker whole lines, `lines` at a time.
+std::string blank(std::string text, load::ManagedFieldsBlanker::Format format, int lines) {
+  load::ManagedFieldsBlanker b(format);
+  std::string out;
+  std::size_t at = 0;
+  while (at < text.size()) {
+    std::size_t end = at;
+    for (int i = 0; i < lines && end < text.size(); ++i) {
+      end = text.find('\n', end) + 1;
+    }
+    out.append(text.data() + at, b.filter(text.data() + at, end - at));
+    at = end;
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("managedFields are blanked line for line, whatever the chunks", "[load][parallel]") {
+  const std::string yaml =
+      "- apiVersion: v1\n  kind: Pod\n  metadata:\n    managedFields:\n    - apiVersion: v1\n"
+      "      fieldsV1:\n        f:metadata: {}\n\n    name: x\n    namespace: a\n"
+      "  spec:\n    managedFields:x\n";
+  const std::string yaml_blanked =
+      "- apiVersion: v1\n  kind: Pod\n  metadata:\n    managedFields:\n\n\n\n\n    name: x\n"
+      "    namespace: a\n  spec:\n    managedFields:x\n";
+  const std::string json =
+      "        {\n            \"managedFields\": [\n                {\n"
+      "                    \"manager\": \"kubectl\"\n                }\n            ],\n"
+      "            \"name\": \"x\"\n";
+  const std::string json_blanked =
+      "        {\n            \"managedFields\": [\n\n\n\n            ],\n"
+      "            \"name\": \"x\"\n";
+  for (int chunk : {1, 2, 3, 100}) {
+    CAPTURE(chunk);
+    CHECK(blank(yaml, load::ManagedFieldsBlanker::Format::yaml, chunk) == yaml_blanked);
+    CHECK(blank(json, load::ManagedFieldsBlanker::Format::json, chunk) == json_blanked);
+  }
+}
