@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <future>
 #include <memory>
 
 namespace kpreempt::cli {
@@ -173,19 +174,29 @@ int run_explain(const ExplainOptions& o, const Streams& io) {
     return k_exit_input;
   }
   std::vector<render::Explanation> explanations;
+  const model::Snapshot& snap = loaded->snapshot;
   for (const Subject& s : subjects(o, *loaded)) {
     render::Explanation e{s.pod, s.workload, now, {}};
-    for (const policy::Entry* p : chosen_policies(o, loaded->snapshot, s, false)) {
-      policy::Args args = parse_sets(o.sets, p->plugin);
-      e.decisions.push_back(
-          p->decide(policy::Input{loaded->snapshot, s.pod, now, args, s.workload}));
+    // Policies are pure functions of the snapshot: each decides on its own thread.
+    std::vector<std::future<policy::Decision>> decisions;
+    for (const policy::Entry* p : chosen_policies(o, snap, s, false)) {
+      decisions.push_back(std::async(std::launch::async, [&, p, s] {
+        policy::Args args = parse_sets(o.sets, p->plugin);
+        return p->decide(policy::Input{snap, s.pod, now, args, s.workload});
+      }));
+    }
+    for (auto& d : decisions) {
+      e.decisions.push_back(d.get());
     }
     explanations.push_back(std::move(e));
   }
   print_warnings(explanations, io);
   render::Style style{use_color(o.color, isatty(STDOUT_FILENO) == 1) &&
                       (*format == render::Format::text || *format == render::Format::wide)};
-  render::render(*format, loaded->snapshot, explanations, style, io.out);
+  render::render(*format, snap, explanations, style, io.out);
+  io.out.flush();
+  release_at_exit(explanations);
+  release_at_exit(*loaded);
   return k_exit_ok;
 }
 
@@ -223,7 +234,8 @@ void add_explain(CLI::App& app, const Streams& io, int& exit_code) {
       "--all-pending", o->all_pending,
       "explain every pending pod and every active Kueue Workload not yet admitted, each on "
       "its own against the same dump: one summary row per preemptor and policy "
-      "(-o wide adds the victims; json/yaml give every full explanation)");
+      "(-o wide adds the victims; json/yaml give every explanation without its per-node "
+      "verdicts)");
   cmd->add_option("--victim", o->victim,
                   "a running pod, NAMESPACE/NAME: which pending pods or workloads would evict "
                   "it, and which PriorityClasses could under each policy");

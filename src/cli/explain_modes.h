@@ -57,9 +57,10 @@ struct Batch {
   std::size_t skipped = 0;
 };
 
-// Runs every subject's policies against the same snapshot on a small thread pool. Without
-// `keep_verdicts` the decisions drop their per-node verdicts, tables and details (a summary
-// does not need them, and they are most of the memory). `progress` receives a
+// Runs every subject's policies against the same snapshot on a small thread pool. The
+// decisions drop their per-node verdicts (most of the memory and output on a big cluster);
+// without `keep_verdicts` also their tables and details, which a summary does not need. `progress`
+// receives a
 // "\r[i/n] explaining ns/name..." line while it runs (nullptr: none). Rethrows the first (by
 // subject order) error a policy raised.
 Batch explain_subjects(const ExplainOptions& o, const model::Snapshot& snap,

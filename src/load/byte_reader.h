@@ -3,7 +3,7 @@
 // event sources so that the bytes looked at to choose a format are not lost.
 #pragma once
 
-#include "load/managed_fields_blanker.h"
+#include "load/mapped_region.h"
 
 #include "kpreempt/diag.h"
 
@@ -45,14 +45,9 @@ class ByteReader {
   ByteReader(std::FILE* file, std::string name, Region region, std::atomic<std::uint64_t>* progress)
       : ByteReader(file, std::move(name), progress) {
     m_stage = Stage::prefix;
-    m_remaining = region.end - region.begin;
     m_prefix = std::move(region.prefix);
     m_suffix = std::move(region.suffix);
-    m_blanker = region.blanker;
-    if (fseeko(file, static_cast<off_t>(region.begin), SEEK_SET) != 0) {
-      throw InputError(SourceLoc{m_name, 0, 0},
-                       std::string("cannot seek: ") + std::strerror(errno));
-    }
+    m_region.emplace(fileno(file), m_name, region.begin, region.end, region.blanker, progress);
   }
   ~ByteReader() {
     if (m_file != nullptr) {
@@ -80,8 +75,8 @@ class ByteReader {
     }
     return static_cast<unsigned char>(*m_cur);
   }
-  // Line breaks among the file bytes read so far, and whether all of them were read.
-  std::uint64_t file_newlines() const { return m_newlines; }
+  // For a Region: line breaks among its bytes read so far, and whether all were read.
+  std::uint64_t file_newlines() const { return m_region ? m_region->newlines() : 0; }
   bool file_done() const { return m_stage == Stage::suffix || m_stage == Stage::done; }
 
   // Bytes consumed so far, counted from the start of the input.
@@ -106,30 +101,28 @@ class ByteReader {
         return show(m_prefix.data(), m_prefix.size());
       }
     }
-    while (m_stage == Stage::file) {
+    if (m_stage == Stage::file && m_region) {
+      if (std::string_view piece = m_region->next(); !piece.empty()) {
+        return show(piece.data(), piece.size());
+      }
+      m_stage = Stage::suffix;
+    }
+    if (m_stage == Stage::file) {
       // The buffer is reused: the bytes shown so far must count before it is overwritten.
       m_base += static_cast<std::uint64_t>(m_end - m_chunk);
       m_chunk = m_cur = m_end = m_buf.data();
-      std::size_t have = keep_partial_line();
-      std::size_t room = m_buf.size() - have;
-      std::size_t want = m_remaining < room ? static_cast<std::size_t>(m_remaining) : room;
-      std::size_t n = want == 0 ? 0 : std::fread(m_buf.data() + have, 1, want, m_file);
+      std::size_t n = std::fread(m_buf.data(), 1, m_buf.size(), m_file);
       if (n == 0 && std::ferror(m_file) != 0) {
         throw InputError(SourceLoc{m_name, 0, 0},
                          std::string("cannot read: ") + std::strerror(errno));
       }
-      m_remaining -= n;
-      m_newlines += static_cast<std::uint64_t>(
-          std::count(m_buf.data() + have, m_buf.data() + have + n, '\n'));
-      if (m_progress != nullptr) {
-        m_progress->fetch_add(n, std::memory_order_relaxed);
+      if (n > 0) {
+        if (m_progress != nullptr) {
+          m_progress->fetch_add(n, std::memory_order_relaxed);
+        }
+        return show(m_buf.data(), n);
       }
-      have += n;
-      if (have == 0) {
-        m_stage = Stage::suffix;
-      } else if (std::size_t shown = filtered(have, n == 0); shown > 0) {
-        return show(m_buf.data(), shown);
-      }  // else the chunk was one blanked piece of a long line: read on
+      m_stage = Stage::suffix;
     }
     if (m_stage == Stage::suffix) {
       m_stage = Stage::done;
@@ -138,32 +131,6 @@ class ByteReader {
       }
     }
     return false;
-  }
-  // With a blanker, a chunk ends at a line break: the rest waits for the next read, at the
-  // start of the buffer. Returns how many bytes are already there.
-  std::size_t keep_partial_line() {
-    if (m_partial == 0) {
-      return 0;
-    }
-    std::memmove(m_buf.data(), m_buf.data() + m_partial_at, m_partial);
-    std::size_t n = m_partial;
-    m_partial = 0;
-    return n;
-  }
-  std::size_t filtered(std::size_t have, bool at_end) {
-    if (!m_blanker) {
-      return have;
-    }
-    std::size_t shown = have;
-    if (!at_end && m_remaining > 0) {
-      const char* last = static_cast<const char*>(memrchr(m_buf.data(), '\n', have));
-      if (last != nullptr) {  // else a line longer than the buffer: the blanker copes
-        shown = static_cast<std::size_t>(last - m_buf.data()) + 1;
-        m_partial_at = shown;
-        m_partial = have - shown;
-      }
-    }
-    return m_blanker->filter(m_buf.data(), shown);
   }
   bool show(const char* data, std::size_t n) {
     m_base += static_cast<std::uint64_t>(m_end - m_chunk);
@@ -175,11 +142,8 @@ class ByteReader {
   enum class Stage { prefix, file, suffix, done };
   std::FILE* m_file = nullptr;
   Stage m_stage = Stage::done;  // a memory buffer has nothing to refill from
-  std::uint64_t m_remaining = UINT64_MAX;
   std::string m_prefix, m_suffix;
-  std::uint64_t m_newlines = 0;
-  std::optional<ManagedFieldsBlanker> m_blanker;
-  std::size_t m_partial = 0, m_partial_at = 0;  // a line waiting for its end
+  std::optional<MappedRegion> m_region;
   std::atomic<std::uint64_t>* m_progress = nullptr;
   std::vector<char> m_buf;
   const char* m_chunk = nullptr;  // start of the buffered bytes

@@ -5,6 +5,7 @@
 // lines and columns of everything else stay exact.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstring>
 #include <string_view>
@@ -16,32 +17,41 @@ class ManagedFieldsBlanker {
   enum class Format { yaml, json };
   explicit ManagedFieldsBlanker(Format format) : m_format(format) {}
 
-  // Filters [data, data + n) in place and returns the new length. Chunks are given in input
-  // order; a chunk may end inside a line.
-  std::size_t filter(char* data, std::size_t n) {
-    char* w = data;
-    const char* r = data;
+  // Hands [data, data + n) to `emit(const char*, std::size_t)` as pieces, with the lines of
+  // managedFields replaced by bare line breaks; nothing is copied but the line breaks. The
+  // bytes must be whole lines (the last may lack its line break at the end of the input), in
+  // input order across calls.
+  template <typename Emit>
+  void split(const char* data, std::size_t n, Emit&& emit) {
     const char* end = data + n;
-    while (r < end) {
+    const char* kept = nullptr;  // start of the run of kept lines being collected
+    std::size_t blank_lines = 0;
+    auto flush_blanks = [&] {
+      while (blank_lines > 0) {
+        std::size_t k = blank_lines < k_breaks.size() ? blank_lines : k_breaks.size();
+        emit(k_breaks.data(), k);
+        blank_lines -= k;
+      }
+    };
+    for (const char* r = data; r < end;) {
       const auto* nl = static_cast<const char*>(std::memchr(r, '\n', end - r));
       const char* line_end = nl != nullptr ? nl : end;
-      bool blank = m_mid_line ? m_blanking : decide({r, static_cast<std::size_t>(line_end - r)});
-      m_mid_line = nl == nullptr;
-      m_blanking = blank;
-      if (blank) {
-        if (nl != nullptr) {
-          *w++ = '\n';
+      if (decide({r, static_cast<std::size_t>(line_end - r)})) {
+        if (kept != nullptr) {
+          emit(kept, static_cast<std::size_t>(r - kept));
+          kept = nullptr;
         }
-      } else {
-        auto len = static_cast<std::size_t>(line_end - r) + (nl != nullptr ? 1 : 0);
-        if (w != r) {
-          std::memmove(w, r, len);
-        }
-        w += len;
+        blank_lines += nl != nullptr ? 1 : 0;
+      } else if (kept == nullptr) {
+        flush_blanks();
+        kept = r;
       }
       r = nl != nullptr ? nl + 1 : end;
     }
-    return static_cast<std::size_t>(w - data);
+    if (kept != nullptr) {
+      emit(kept, static_cast<std::size_t>(end - kept));
+    }
+    flush_blanks();
   }
 
  private:
@@ -71,10 +81,15 @@ class ManagedFieldsBlanker {
     return false;
   }
 
+  static constexpr std::array<char, 1024> k_break_bytes = [] {
+    std::array<char, 1024> a{};
+    a.fill('\n');
+    return a;
+  }();
+  static constexpr std::string_view k_breaks{k_break_bytes.data(), k_break_bytes.size()};
+
   Format m_format;
   bool m_skipping = false;
-  bool m_mid_line = false;  // the previous chunk ended inside a line
-  bool m_blanking = false;  // what was done to that line
 };
 
 }  // namespace kpreempt::load

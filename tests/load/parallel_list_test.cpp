@@ -164,7 +164,7 @@ std::string blank(std::string text, load::ManagedFieldsBlanker::Format format, i
     for (int i = 0; i < lines && end < text.size(); ++i) {
       end = text.find('\n', end) + 1;
     }
-    out.append(text.data() + at, b.filter(text.data() + at, end - at));
+    b.split(text.data() + at, end - at, [&](const char* p, std::size_t n) { out.append(p, n); });
     at = end;
   }
   return out;

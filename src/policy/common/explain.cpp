@@ -55,16 +55,6 @@ std::pair<std::string, std::string> node_code(const NodeState& s) {
   return {"lost:" + s.lost, rank_detail(*s.rank)};
 }
 
-std::string why_not_examined(const NodeState& s) {
-  if (s.first.ok()) {
-    return "the pod fits here without preemption";
-  }
-  if (s.excluded || s.first.code == Code::unresolvable) {
-    return "removing pods cannot help on this node (" + s.first.plugin + ")";
-  }
-  return "preemption was not attempted";
-}
-
 void add_pod_verdicts(const Filters& f, model::NodeId id, NodeState& s, NodeVerdict& nv) {
   const model::Snapshot& snap = f.snapshot();
   if (s.dry) {
@@ -74,11 +64,9 @@ void add_pod_verdicts(const Filters& f, model::NodeId id, NodeState& s, NodeVerd
         v.victim = false;  // only the winner's victims are evicted
       }
     }
-  } else {
-    for (model::PodId p : snap.pods_on(id)) {
-      nv.pods.push_back(plain_verdict(snap, p, f.priority(), why_not_examined(s)));
-    }
   }
+  // A node without a dry run lists no pods: its own code says why none of them was examined,
+  // and on a 150k-pod cluster one line per pod would be most of the output.
   for (model::PodId p : f.nominated_counted(id)) {
     nv.pods.push_back(PodVerdict{
         ref_of(snap.pods()[p]), snap.facts(p).priority, false, "nominated-counted",
