@@ -115,8 +115,32 @@ std::optional<Layout> find_layout(const Fd& fd, std::uint64_t size) {
   return l;
 }
 
+// Whether every line of the trailer belongs to the List's own kind and metadata: another
+// document or another top-level key after the items must go through the one-thread read.
+bool trailer_is_list_tail(const Layout& l) {
+  std::string_view rest = l.trailer;
+  while (!rest.empty()) {
+    std::string_view line = rest.substr(0, rest.find('\n'));
+    rest.remove_prefix(std::min(rest.size(), line.size() + 1));
+    bool ok = l.format == Format::yaml
+                  ? line.empty() || line.starts_with("  ") || line == "kind: List" ||
+                        line == "metadata:" || line == "metadata: {}"
+                  : line.empty() || line.starts_with("        ") || line.starts_with("    ]") ||
+                        line.starts_with("    }") || line == "}" ||
+                        line.starts_with("    \"kind\": ") ||
+                        line.starts_with("    \"metadata\": ");
+    if (!ok) {
+      return false;
+    }
+  }
+  return true;
+}
+
 // The List's trailer must parse as the one-thread read would parse it.
 bool trailer_parses(const Layout& l, const std::string& name) {
+  if (!trailer_is_list_tail(l)) {
+    return false;
+  }
   std::string text = l.format == Format::json ? "{\"items\":[" + l.trailer : l.trailer;
   try {
     std::unique_ptr<EventSource> src = open_source(std::string_view(text), name);

@@ -12,9 +12,10 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <map>
 #include <mutex>
 #include <string>
+#include <string_view>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -232,16 +233,24 @@ Args toleration_args(const Input& in) {
   return Args(std::move(inner));
 }
 
-using Notes = std::map<PodId, std::string>;
+// Keyed by the pod's namespace and name as the snapshot holds them, so that a verdict finds
+// its note without building a key: a dry run over a big cluster makes one verdict per pod.
+using PodName = std::pair<std::string_view, std::string_view>;
+struct PodNameHash {
+  std::size_t operator()(const PodName& p) const {
+    const std::hash<std::string_view> h;
+    return h(p.first) * 31 + h(p.second);
+  }
+};
+using Notes = std::unordered_map<PodName, std::string, PodNameHash>;
 
 // Pods that stay preemptable keep the default verdict code; the reason their class did not
 // protect them goes first in the detail. Returns how many pods of the node are exempt.
-std::int64_t annotate_pods(NodeVerdict& nv, const model::Snapshot& snap, const Notes& notes) {
+std::int64_t annotate_pods(NodeVerdict& nv, const Notes& notes) {
   std::int64_t exempt = 0;
   for (PodVerdict& pv : nv.pods) {
     exempt += pv.code.starts_with("tolerates") || pv.code.starts_with("exempt:") ? 1 : 0;
-    const auto id = snap.find_pod(pv.pod.namespace_, pv.pod.name);
-    const auto it = id ? notes.find(*id) : notes.end();
+    const auto it = notes.find({pv.pod.namespace_, pv.pod.name});
     if (it != notes.end()) {
       pv.detail = pv.detail.empty() ? it->second : it->second + "; " + pv.detail;
     }
@@ -255,7 +264,7 @@ std::int64_t annotate_pods(NodeVerdict& nv, const model::Snapshot& snap, const N
 void retell(Decision& d, const Input& in, const Notes& notes) {
   std::vector<const NodeVerdict*> errors;
   for (NodeVerdict& nv : d.nodes) {
-    const std::int64_t exempt = annotate_pods(nv, in.snapshot, notes);
+    const std::int64_t exempt = annotate_pods(nv, notes);
     if (nv.code == "no-victims") {
       nv.detail = fmt::format("No victims found on node {} for preemptor pod {}", nv.node,
                               in.snapshot.pods()[in.preemptor].name);
@@ -410,11 +419,11 @@ Decision decide_toleration(const Input& in) {
   Variant variant;
   variant.policy_name = "toleration";
   variant.any_terminating_blocks = true;
-  variant.victim_check = [&](const model::Pod&, PodId id) {
+  variant.victim_check = [&](const model::Pod& pod, PodId id) {
     Exemption e = evaluate_toleration(in.snapshot, id, in.preemptor, in.now);
     if (e.kind == Exemption::Kind::not_exempt) {
       const std::lock_guard lock(notes_mutex);
-      notes[id] = e.code + ": " + e.detail;
+      notes[{pod.namespace_, pod.name}] = e.code + ": " + e.detail;
     }
     return to_victim_check(std::move(e));
   };

@@ -139,7 +139,7 @@ TEST_CASE("a cache entry that cannot be written costs a warning, not the answer"
   CHECK(fx.entries() == 1);  // no temporary file left behind
 }
 
-TEST_CASE("--no-cache neither reads nor writes the cache", "[cache]") {
+TEST_CASE("with --no-cache the cache is neither read nor written", "[cache]") {
   Fixture fx;
   CHECK(fx.explain({"--pod", "ml/trainer-0", "--no-cache"}).code == 0);
   CHECK_FALSE(fs::exists(fx.cache_dir));

@@ -135,6 +135,9 @@ TEST_CASE("a syntax error or another layout sends the file back to the one-threa
   SECTION("a broken trailer") {
     text += "metadata: {\n";
   }
+  SECTION("another document after the List") {
+    text += "---\napiVersion: v1\nkind: Namespace\nmetadata:\n  name: extra\n";
+  }
   const std::string path = write_temp("declined.yaml", text);
   CHECK_FALSE(in_parts(path, 4));
   fs::remove(path);

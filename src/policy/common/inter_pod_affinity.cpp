@@ -15,9 +15,15 @@ namespace {
 using Term = InterPodAffinity::Term;
 
 bool term_matches(const Term& t, const model::Pod& pod) {
-  const bool ns_ok = t.all_namespaces || std::find(t.namespaces.begin(), t.namespaces.end(),
-                                                   pod.namespace_) != t.namespaces.end();
+  const bool ns_ok =
+      t.all_namespaces || (t.owner_namespace != nullptr && *t.owner_namespace == pod.namespace_) ||
+      (t.namespaces != nullptr && std::find(t.namespaces->begin(), t.namespaces->end(),
+                                            pod.namespace_) != t.namespaces->end());
   return ns_ok && model::matches(*t.selector, pod.labels);
+}
+
+bool has_namespace_selector(const model::PodAffinityTerm& t) {
+  return t.namespace_selector && t.namespace_selector->present;
 }
 
 bool matches_all(const std::vector<Term>& terms, const model::Pod& pod) {
@@ -70,24 +76,20 @@ bool non_empty(const Map& global, const Map& delta) {
 // the owner's namespace. Namespace labels are not in a pod dump: `{}` selects every
 // namespace, any other selector is taken to select none.
 std::vector<Term> InterPodAffinity::terms_of(const model::Pod& owner,
-                                             const std::vector<model::PodAffinityTerm>& terms,
-                                             bool* unknown) {
+                                             const std::vector<model::PodAffinityTerm>& terms) {
   std::vector<Term> out;
+  out.reserve(terms.size());
   for (const model::PodAffinityTerm& t : terms) {
     Term r;
     r.selector = &t.label_selector;
     r.topology_key = t.topology_key;
-    r.namespaces = t.namespaces;
-    const bool has_ns_selector = t.namespace_selector && t.namespace_selector->present;
-    if (has_ns_selector && model::empty(*t.namespace_selector)) {
-      r.all_namespaces = true;
-    } else if (has_ns_selector && unknown != nullptr) {
-      *unknown = true;
+    r.all_namespaces = has_namespace_selector(t) && model::empty(*t.namespace_selector);
+    if (!t.namespaces.empty()) {
+      r.namespaces = &t.namespaces;
+    } else if (!has_namespace_selector(t)) {
+      r.owner_namespace = &owner.namespace_;
     }
-    if (r.namespaces.empty() && !has_ns_selector) {
-      r.namespaces.push_back(owner.namespace_);
-    }
-    out.push_back(std::move(r));
+    out.push_back(r);
   }
   return out;
 }
@@ -109,8 +111,9 @@ InterPodAffinity::InterPodAffinity(const model::Snapshot& snap, const model::Pod
 void InterPodAffinity::warn_unknown_selectors() {
   auto warn = [&](const model::Pod& pod, const std::vector<model::PodAffinityTerm>& terms,
                   std::string_view what) {
-    bool unknown = false;
-    terms_of(pod, terms, &unknown);
+    const bool unknown = std::any_of(terms.begin(), terms.end(), [](const auto& t) {
+      return has_namespace_selector(t) && !model::empty(*t.namespace_selector);
+    });
     if (unknown) {
       m_warnings.push_back(fmt::format(
           "Pod {}/{}: required pod {} uses a namespaceSelector; namespace labels are not "

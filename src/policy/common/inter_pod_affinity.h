@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -23,11 +24,13 @@ class InterPodAffinity {
   FilterStatus filter(const NodeView& view) const;
 
   // An affinity term with its namespaces resolved against the pod that owns it.
+  // Points into the snapshot's pods: one is made for every pod with terms, every decision.
   struct Term {
     const model::LabelSelector* selector = nullptr;
     bool all_namespaces = false;
-    std::vector<std::string> namespaces;
-    std::string topology_key;
+    const std::vector<std::string>* namespaces = nullptr;  // the term's own list, if any
+    const std::string* owner_namespace = nullptr;  // when the term names no namespace at all
+    std::string_view topology_key;
   };
 
  private:
@@ -38,8 +41,7 @@ class InterPodAffinity {
                Counts& affinity, Counts& anti) const;
   // `unknown` is set when a term has a namespaceSelector we cannot evaluate.
   static std::vector<Term> terms_of(const model::Pod& owner,
-                                    const std::vector<model::PodAffinityTerm>& terms,
-                                    bool* unknown = nullptr);
+                                    const std::vector<model::PodAffinityTerm>& terms);
   void warn_unknown_selectors();
   bool satisfies_affinity(const model::Node& node, const Counts& delta) const;
   bool satisfies_anti_affinity(const model::Node& node, const Counts& delta) const;
