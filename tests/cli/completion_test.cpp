@@ -6,10 +6,8 @@
 #include "kpreempt/cli/cli.h"
 
 #include <catch2/catch.hpp>
-#include <sys/wait.h>
 #include <unistd.h>
 
-#include <array>
 #include <chrono>
 #include <cstdio>
 #include <fstream>
@@ -33,18 +31,7 @@ std::string bin_dir() {
 
 // Runs a shell command from the project root; stdout only.
 Run sh(const std::string& command) {
-  std::string full = "cd '" + k_root + "' && " + command;
-  Run r;
-  FILE* pipe = popen(full.c_str(), "r");
-  REQUIRE(pipe != nullptr);
-  std::array<char, 4096> buf{};
-  std::size_t n = 0;
-  while ((n = fread(buf.data(), 1, buf.size(), pipe)) > 0) {
-    r.out.append(buf.data(), n);
-  }
-  int status = pclose(pipe);
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
+  return run_shell("cd '" + k_root + "' && " + command);
 }
 
 bool have(const std::string& program) {

@@ -4,9 +4,7 @@
 #include "support/run.h"
 
 #include <catch2/catch.hpp>
-#include <sys/wait.h>
 
-#include <array>
 #include <cctype>
 #include <cstdio>
 #include <fstream>
@@ -21,18 +19,7 @@ const std::string k_man_dir = KPREEMPT_TESTDATA "/../man";
 
 // Runs a shell command from the man folder, stderr merged into stdout.
 Run sh(const std::string& command) {
-  std::string full = "cd '" + k_man_dir + "' && (" + command + ") 2>&1";
-  Run r;
-  FILE* pipe = popen(full.c_str(), "r");
-  REQUIRE(pipe != nullptr);
-  std::array<char, 4096> buf{};
-  std::size_t n = 0;
-  while ((n = fread(buf.data(), 1, buf.size(), pipe)) > 0) {
-    r.out.append(buf.data(), n);
-  }
-  int status = pclose(pipe);
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
+  return run_shell("cd '" + k_man_dir + "' && (" + command + ") 2>&1");
 }
 
 bool have(const std::string& program) {

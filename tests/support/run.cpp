@@ -25,11 +25,9 @@ Run run_cli(const std::vector<std::string>& args) {
   return r;
 }
 
-Run run_binary(const std::string& args, bool with_stderr) {
-  std::string cmd = std::string("cd '" KPREEMPT_TESTDATA "/..' && '") + KPREEMPT_BINARY + "' " +
-                    args + (with_stderr ? " 2>&1" : " 2>/dev/null");
+Run run_shell(const std::string& command) {
   Run r;
-  FILE* pipe = popen(cmd.c_str(), "r");
+  FILE* pipe = popen(command.c_str(), "r");
   REQUIRE(pipe != nullptr);
   std::array<char, 4096> buf{};
   std::size_t n = 0;
@@ -39,6 +37,11 @@ Run run_binary(const std::string& args, bool with_stderr) {
   int status = pclose(pipe);
   r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   return r;
+}
+
+Run run_binary(const std::string& args, bool with_stderr) {
+  return run_shell(std::string("cd '" KPREEMPT_TESTDATA "/..' && '") + KPREEMPT_BINARY + "' " +
+                   args + (with_stderr ? " 2>&1" : " 2>/dev/null"));
 }
 
 }  // namespace kpreempt::test

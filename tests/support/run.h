@@ -21,4 +21,7 @@ Run run_cli(const std::vector<std::string>& args);
 // stdout when `with_stderr`, dropped otherwise.
 Run run_binary(const std::string& args, bool with_stderr);
 
+// Runs a command with /bin/sh; `out` is its stdout.
+Run run_shell(const std::string& command);
+
 }  // namespace kpreempt::test
