@@ -159,6 +159,17 @@ class Parser {
     return out;
   }
 
+  // Where the value of `key` is: n[key] finds no key that is not a string (a null key reads as
+  // ""), and asking a missing node for its mark throws.
+  static YAML::Mark value_mark(const YAML::Node& map, const std::string& key) {
+    for (auto it = map.begin(); it != map.end(); ++it) {
+      if (it->first.Scalar() == key) {
+        return it->second.Mark();
+      }
+    }
+    return map.Mark();
+  }
+
   // A guaranteed or max map; kept only when some value is positive (resources.go
   // NewResourceFromConf + the "IsZero" checks of queue.go).
   std::optional<model::YkResource> resource_map(const YAML::Node& n,
@@ -169,7 +180,7 @@ class Parser {
       std::string why;
       std::optional<std::int64_t> v = model::parse_yk_quantity(key, text, &why);
       if (!v) {
-        fail(n[key].Mark(), join(path, key), "\"" + text + "\" " + why);
+        fail(value_mark(n, key), join(path, key), "\"" + text + "\" " + why);
       }
       positive = positive || *v > 0;
       out.emplace_back(key, *v);
