@@ -2,6 +2,7 @@
 // Shell completion: the embedded scripts, the hidden name lister, the kubectl plugin name,
 // and the scripts themselves driven in bash (also through a real terminal), zsh and fish.
 #include "support/run.h"
+#include "support/text.h"
 
 #include "kpreempt/cli/cli.h"
 
@@ -46,15 +47,6 @@ std::string read_file(const std::string& path) {
   return s.str();
 }
 
-std::vector<std::string> lines(const std::string& text) {
-  std::vector<std::string> out;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);) {
-    out.push_back(line);
-  }
-  return out;
-}
-
 std::string quote(const std::string& word) {
   std::string q = "'";
   for (char c : word) {
@@ -83,34 +75,6 @@ std::vector<std::string> bash_complete(const std::vector<std::string>& words, in
     out.clear();
   }
   return out;
-}
-
-// Long options in a --help text, e.g. {"--filename", "--pod", ...}.
-std::set<std::string> long_flags(const std::string& help) {
-  std::set<std::string> flags;
-  std::regex flag(R"((^|[\s,])(--[a-z][a-z0-9-]*))");
-  for (const auto& line : lines(help)) {
-    for (std::sregex_iterator it(line.begin(), line.end(), flag), end; it != end; ++it) {
-      flags.insert((*it)[2]);
-    }
-  }
-  return flags;
-}
-
-// Subcommand names listed by `kpreempt --help`.
-std::vector<std::string> subcommands() {
-  Run r = run_cli({"--help"});
-  std::vector<std::string> names;
-  bool in_list = false;
-  std::regex entry(R"(^  ([a-z][a-z-]*)\s)");
-  for (const auto& line : lines(r.out)) {
-    if (line.rfind("Subcommands:", 0) == 0) {
-      in_list = true;
-    } else if (std::smatch m; in_list && std::regex_search(line, m, entry)) {
-      names.push_back(m[1]);
-    }
-  }
-  return names;
 }
 
 // One tmux server per terminal: a killed one may linger a moment.
@@ -208,7 +172,7 @@ TEST_CASE("completion refuses a shell it has no script for", "[completion]") {
 }
 
 TEST_CASE("the name lister is hidden from --help but completion is listed", "[completion]") {
-  auto subs = subcommands();
+  auto subs = subcommands(run_cli({"--help"}).out);
   CHECK(std::find(subs.begin(), subs.end(), "completion") != subs.end());
   CHECK(run_cli({"--help"}).out.find("__complete") == std::string::npos);
 }
@@ -298,7 +262,7 @@ TEST_CASE("every long option of every subcommand is in the three completion scri
           "[completion]") {
   std::string zsh = read_file(k_zsh_script);
   std::string fish = read_file(k_fish_script);
-  for (const auto& sub : subcommands()) {
+  for (const auto& sub : subcommands(run_cli({"--help"}).out)) {
     Run options = sh("bash --norc --noprofile -c 'source \"$0\"; _kpreempt_options " + sub + "' " +
                      quote(k_bash_script));
     std::string bash = " " + options.out;

@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "support/text.h"
+
+#include <regex>
+#include <sstream>
+
+namespace kpreempt::test {
+
+std::vector<std::string> lines(const std::string& text) {
+  std::vector<std::string> out;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) {
+    out.push_back(line);
+  }
+  return out;
+}
+
+std::set<std::string> long_flags(const std::string& help) {
+  std::set<std::string> flags;
+  const std::regex flag(R"((^|[\s,])(--[a-z][a-z0-9-]*))");
+  for (const auto& line : lines(help)) {
+    for (std::sregex_iterator it(line.begin(), line.end(), flag), end; it != end; ++it) {
+      flags.insert((*it)[2]);
+    }
+  }
+  return flags;
+}
+
+std::vector<std::string> subcommands(const std::string& help) {
+  std::vector<std::string> names;
+  bool in_list = false;
+  const std::regex entry(R"(^  ([a-z][a-z-]*)\s)");
+  for (const auto& line : lines(help)) {
+    if (line.rfind("Subcommands:", 0) == 0) {
+      in_list = true;
+    } else if (std::smatch m; in_list && std::regex_search(line, m, entry)) {
+      names.push_back(m[1]);
+    }
+  }
+  return names;
+}
+
+}  // namespace kpreempt::test

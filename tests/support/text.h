@@ -1,0 +1,19 @@
+// SPDX-License-Identifier: Apache-2.0
+// Reading program output in tests: lines, and the long options a --help text lists.
+#pragma once
+
+#include <set>
+#include <string>
+#include <vector>
+
+namespace kpreempt::test {
+
+std::vector<std::string> lines(const std::string& text);
+
+// Long options in a --help text, with their dashes: {"--filename", "--pod", ...}.
+std::set<std::string> long_flags(const std::string& help);
+
+// The subcommand names a --help text lists under "Subcommands:".
+std::vector<std::string> subcommands(const std::string& help);
+
+}  // namespace kpreempt::test
