@@ -43,8 +43,8 @@ class ByteReader {
     std::optional<ManagedFieldsBlanker> blanker;
   };
   ByteReader(std::FILE* file, std::string name, Region region, std::atomic<std::uint64_t>* progress)
-      : ByteReader(file, std::move(name), progress) {
-    m_stage = Stage::prefix;
+      : m_file(file), m_stage(Stage::prefix), m_progress(progress), m_name(std::move(name)) {
+    // No read buffer: the bytes come straight from the map.
     m_prefix = std::move(region.prefix);
     m_suffix = std::move(region.suffix);
     m_region.emplace(fileno(file), m_name, region.begin, region.end, region.blanker, progress);
