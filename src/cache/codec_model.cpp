@@ -273,12 +273,14 @@ struct SnapshotCodec {
     std::unordered_map<std::string, NodeId> node_index;
     std::unordered_map<std::string, PodId> pod_index;
     StringMap skipped;
+    Snapshot::Derived derived;
   };
   static_assert(sizeof(Twin) == sizeof(Snapshot),
                 "Snapshot gained or lost a member: add it to SnapshotCodec in "
                 "src/cache/codec_model.cpp and bump k_format_version");
 
-  // The two hash indexes are not stored: they are rebuilt from the names, as build() does.
+  // The two hash indexes and the derived tables are not stored: they are rebuilt, as build()
+  // does.
   template <class A>
   static void visit(A& a, Snapshot& s) {
     a(s.m_nodes, s.m_pods, s.m_classes, s.m_pdbs, s.m_scheduler_config, s.m_kueue, s.m_yunikorn,
@@ -329,6 +331,7 @@ struct SnapshotCodec {
     r(s);
     check(s);
     index(s);
+    s.derive();
   }
 };
 

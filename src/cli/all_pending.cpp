@@ -67,7 +67,8 @@ render::Explanation explain_one(const model::Snapshot& snap, const Subject& s,
                                 bool keep_verdicts) {
   render::Explanation e{s.pod, s.workload, now, {}};
   for (std::size_t i = 0; i < policies.size(); ++i) {
-    policy::Decision d = policies[i]->decide(policy::Input{snap, s.pod, now, args[i], s.workload});
+    policy::Decision d =
+        policies[i]->decide(policy::Input{snap, s.pod, now, args[i], s.workload, false});
     // Per-node verdicts grow with nodes x pods x preemptors (a 150k-pod cluster with 50
     // pending pods would print gigabytes); explain --pod gives them for one pod.
     d.nodes = {};
@@ -177,6 +178,9 @@ int run_all_pending(const ExplainOptions& o, model::Instant now, const Streams& 
     return k_exit_ok;
   }
   render::render_batch(format, snap, batch.explanations, batch.skipped, io.out);
+  io.out.flush();
+  release_at_exit(batch);
+  release_at_exit(*loaded);
   return k_exit_ok;
 }
 

@@ -290,6 +290,8 @@ int run_matrix(const MatrixOptions& o, const Streams& io) {
   } else {
     print_text(classes, all, io.out);
   }
+  io.out.flush();
+  release_at_exit(*loaded);
   return k_exit_ok;
 }
 

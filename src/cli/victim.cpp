@@ -176,6 +176,9 @@ int run_victim(const ExplainOptions& o, model::Instant now, const Streams& io) {
   r.threats = threats(batch.explanations, snap.pods()[r.victim]);
   add_levels(r, snap, report_policies(o, snap, r.victim));
   render::render_victim_report(format, snap, r, io.out);
+  io.out.flush();
+  release_at_exit(batch);
+  release_at_exit(*loaded);
   return k_exit_ok;
 }
 

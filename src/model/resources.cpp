@@ -23,16 +23,6 @@ Scalars::iterator scalar_slot(Scalars& s, std::string_view name) {
                           [](const auto& e, std::string_view n) { return e.first < n; });
 }
 
-// Saturating, so absurd inputs give absurd but defined answers.
-std::int64_t sat_add(std::int64_t a, std::int64_t b) {
-  std::int64_t r = 0;
-  if (__builtin_add_overflow(a, b, &r)) {
-    return b > 0 ? std::numeric_limits<std::int64_t>::max()
-                 : std::numeric_limits<std::int64_t>::min();
-  }
-  return r;
-}
-
 bool is_lower_alnum(char c) {
   return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
 }
@@ -98,14 +88,14 @@ using Sum = std::map<std::string, std::int64_t, std::less<>>;
 void add_into(Sum& sum, const ResourceList& list) {
   for (const auto& [name, q] : list) {
     std::int64_t& slot = sum[name];
-    slot = sat_add(slot, q.milli());
+    slot = saturating_add(slot, q.milli());
   }
 }
 
 void add_into(Sum& sum, const Sum& other) {
   for (const auto& [name, v] : other) {
     std::int64_t& slot = sum[name];
-    slot = sat_add(slot, v);
+    slot = saturating_add(slot, v);
   }
 }
 
@@ -208,23 +198,32 @@ void Resources::set(std::string_view name, std::int64_t v) {
   }
 }
 
+std::int64_t saturating_add(std::int64_t a, std::int64_t b) {
+  std::int64_t r = 0;
+  if (__builtin_add_overflow(a, b, &r)) {
+    return b > 0 ? std::numeric_limits<std::int64_t>::max()
+                 : std::numeric_limits<std::int64_t>::min();
+  }
+  return r;
+}
+
 void Resources::add(const Resources& o) {
-  cpu_milli = sat_add(cpu_milli, o.cpu_milli);
-  memory = sat_add(memory, o.memory);
-  ephemeral_storage = sat_add(ephemeral_storage, o.ephemeral_storage);
-  pods = sat_add(pods, o.pods);
+  cpu_milli = saturating_add(cpu_milli, o.cpu_milli);
+  memory = saturating_add(memory, o.memory);
+  ephemeral_storage = saturating_add(ephemeral_storage, o.ephemeral_storage);
+  pods = saturating_add(pods, o.pods);
   for (const auto& [name, v] : o.scalar) {
-    set(name, sat_add(get(name), v));
+    set(name, saturating_add(get(name), v));
   }
 }
 
 void Resources::subtract(const Resources& o) {
-  cpu_milli = sat_add(cpu_milli, -o.cpu_milli);
-  memory = sat_add(memory, -o.memory);
-  ephemeral_storage = sat_add(ephemeral_storage, -o.ephemeral_storage);
-  pods = sat_add(pods, -o.pods);
+  cpu_milli = saturating_add(cpu_milli, -o.cpu_milli);
+  memory = saturating_add(memory, -o.memory);
+  ephemeral_storage = saturating_add(ephemeral_storage, -o.ephemeral_storage);
+  pods = saturating_add(pods, -o.pods);
   for (const auto& [name, v] : o.scalar) {
-    set(name, sat_add(get(name), -v));
+    set(name, saturating_add(get(name), -v));
   }
 }
 
@@ -234,11 +233,11 @@ Resources to_resources(const ResourceList& list) {
   Resources r;
   for (const auto& [name, q] : list) {
     if (name == k_cpu) {
-      r.cpu_milli = sat_add(r.cpu_milli, q.milli());
+      r.cpu_milli = saturating_add(r.cpu_milli, q.milli());
     } else if (name == k_memory || name == k_ephemeral || name == k_pods) {
-      r.set(name, sat_add(r.get(name), q.value_ceil()));
+      r.set(name, saturating_add(r.get(name), q.value_ceil()));
     } else if (is_scalar_resource(name)) {
-      r.set(name, sat_add(r.get(name), q.value_ceil()));
+      r.set(name, saturating_add(r.get(name), q.value_ceil()));
     }
   }
   return r;

@@ -398,6 +398,7 @@ Snapshot SnapshotBuilder::build(std::vector<Diagnostic>& diags) && {
   missing_nodes.finish(diags);
   check_pdb_status(s.m_pdbs, diags);
   check_object_count(s, diags);
+  s.derive();
   return std::move(m_snap);
 }
 

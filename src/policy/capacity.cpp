@@ -111,7 +111,7 @@ std::vector<model::NodeId> dry_run_all(const Input& in, const common::Filters& f
                                        std::vector<NodeState>& states) {
   const common::PdbIndex pdbs(in.snapshot);
   std::vector<model::NodeId> candidates;
-  for (model::NodeId id : common::nodes_by_name(in.snapshot)) {
+  for (model::NodeId id : in.snapshot.nodes_by_name()) {
     if (states[id].excluded || states[id].first.code != Code::unschedulable) {
       continue;
     }

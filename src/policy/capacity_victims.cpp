@@ -154,7 +154,7 @@ struct Reprieve {
       local.remove(id);
       out.victims.push_back(id);
       v.victim = true;
-      v.code = violating != nullptr ? "pdb-violation:" + violating->pdb : "victim:node-fit";
+      v.code = violating != nullptr ? "pdb-violation:" + violating->pdb() : "victim:node-fit";
       v.detail = fmt::format("with it back the preemptor does not fit ({})", s.detail);
     }
     if (quota_blocks()) {
@@ -247,7 +247,8 @@ DryRun select_victims(const common::Filters& f, const common::PdbIndex& pdbs,
   }
   NodeView view{node, w.candidates, {}};
   if (FilterStatus s = f.run_with_nominated(view); !s.ok()) {
-    fail(out, DryRun::Result::still_unschedulable, "does-not-fit-after-removal:" + s.plugin,
+    fail(out, DryRun::Result::still_unschedulable,
+         "does-not-fit-after-removal:" + std::string(s.plugin),
          s.detail + " (even with every potential victim removed)");
     return out;
   }

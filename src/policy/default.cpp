@@ -137,12 +137,12 @@ std::vector<model::NodeId> dry_run_all(const Input& in, const Variant& variant,
   const common::PdbIndex pdbs(in.snapshot);
   std::vector<model::NodeId> candidates;
   potential = 0;
-  for (model::NodeId id : common::nodes_by_name(in.snapshot)) {
+  for (model::NodeId id : in.snapshot.nodes_by_name()) {
     if (states[id].excluded || states[id].first.code != Code::unschedulable) {
       continue;
     }
     ++potential;
-    states[id].dry = common::select_victims_on_node(f, pdbs, variant, id, in.now);
+    states[id].dry = common::select_victims_on_node(f, pdbs, variant, id, in.now, in.pod_verdicts);
     if (states[id].dry->result == DryRun::Result::candidate) {
       candidates.push_back(id);
     }

@@ -76,8 +76,20 @@ GoParseError parse_go_uint(std::string_view s, int bits, std::uint64_t& out) {
   return GoParseError::none;
 }
 
-Exemption make(Exemption::Kind kind, std::string code, std::string detail) {
-  return Exemption{kind, std::move(code), std::move(detail)};
+struct Words {
+  std::string code, detail;
+};
+
+// The judgement, worded only when someone reads the words: a dry run over a big cluster judges
+// every lower-priority pod of every potential node. An error is always worded, since it becomes
+// the node's own code.
+template <class Wording>
+Exemption judged(Exemption::Kind kind, bool worded, Wording wording) {
+  if (!worded && kind != Exemption::Kind::error) {
+    return Exemption{kind, {}, {}};
+  }
+  Words w = wording();
+  return Exemption{kind, std::move(w.code), std::move(w.detail)};
 }
 
 model::PriorityClass builtin_class(std::string name, std::int32_t value) {
@@ -133,34 +145,43 @@ std::string seconds_text(const TolerationPolicy& p) {
 
 // Rows 6-9 of the decision table: the preemptor is below the minimum, so the time window
 // decides. Negative seconds and a pod not (yet) scheduled are judged before the clock.
-Exemption judge_window(const model::Pod& pod, const TolerationPolicy& p, Instant now) {
+Exemption judge_window(const model::Pod& pod, const TolerationPolicy& p, Instant now, bool worded) {
   const std::int32_t min = p.minimum_preemptable_priority;
   if (p.toleration_seconds < 0) {
-    return make(Exemption::Kind::exempt, "tolerates:min-preemptable-priority",
-                fmt::format("protected while priority < {} (toleration forever)", min));
+    return judged(Exemption::Kind::exempt, worded, [&] {
+      return Words{"tolerates:min-preemptable-priority",
+                   fmt::format("protected while priority < {} (toleration forever)", min)};
+    });
   }
   const model::PodCondition* cond = pod_scheduled(pod);
   if (cond == nullptr || cond->status != "True") {
-    const std::string why = cond == nullptr
-                                ? "no PodScheduled condition"
-                                : fmt::format("PodScheduled is {}", go_quote(cond->status));
-    return make(Exemption::Kind::exempt, "tolerates:not-scheduled",
-                fmt::format("protected from priority < {}: {}, so the toleration window has "
-                            "not started ({})",
-                            min, why, seconds_text(p)));
+    return judged(Exemption::Kind::exempt, worded, [&] {
+      const std::string why = cond == nullptr
+                                  ? "no PodScheduled condition"
+                                  : fmt::format("PodScheduled is {}", go_quote(cond->status));
+      return Words{"tolerates:not-scheduled",
+                   fmt::format("protected from priority < {}: {}, so the toleration window has "
+                               "not started ({})",
+                               min, why, seconds_text(p))};
+    });
   }
   const bool null_time = !cond->last_transition_time.has_value();
   const Instant scheduled = cond->last_transition_time.value_or(k_go_zero_time);
   const Instant expiry = toleration_expiry(scheduled, p.toleration_seconds);
   if (expiry > now) {
-    return make(Exemption::Kind::exempt, "tolerates-until:" + model::to_string(expiry),
-                fmt::format("protected from priority < {} until {} ({})", min,
-                            model::to_string(expiry), seconds_text(p)));
+    return judged(Exemption::Kind::exempt, worded, [&] {
+      return Words{"tolerates-until:" + model::to_string(expiry),
+                   fmt::format("protected from priority < {} until {} ({})", min,
+                               model::to_string(expiry), seconds_text(p))};
+    });
   }
-  return make(Exemption::Kind::not_exempt, "toleration-expired",
-              fmt::format("toleration expired at {} (scheduled at {}{}, {})",
-                          model::to_string(expiry), model::to_string(Instant{scheduled.seconds, 0}),
-                          null_time ? ": lastTransitionTime null" : "", seconds_text(p)));
+  return judged(Exemption::Kind::not_exempt, worded, [&] {
+    return Words{
+        "toleration-expired",
+        fmt::format("toleration expired at {} (scheduled at {}{}, {})", model::to_string(expiry),
+                    model::to_string(Instant{scheduled.seconds, 0}),
+                    null_time ? ": lastTransitionTime null" : "", seconds_text(p))};
+  });
 }
 
 // A dump may carry the annotation prefix of v0.22-v0.24, which current releases ignore.
@@ -370,48 +391,57 @@ model::Instant toleration_expiry(model::Instant scheduled_at, std::int64_t secon
 }
 
 Exemption evaluate_toleration(const model::Snapshot& snap, model::PodId victim,
-                              model::PodId preemptor, model::Instant now) {
+                              model::PodId preemptor, model::Instant now, bool worded) {
   const model::PodFacts& pre = snap.facts(preemptor);
-  return evaluate_toleration_for(snap, victim, pre.priority, pre.preempt_never, now);
+  return evaluate_toleration_for(snap, victim, pre.priority, pre.preempt_never, now, worded);
 }
 
 Exemption evaluate_toleration_for(const model::Snapshot& snap, model::PodId victim,
                                   std::int32_t preemptor_priority, bool preemptor_never,
-                                  model::Instant now) {
+                                  model::Instant now, bool worded) {
   const model::Pod& pod = snap.pods()[victim];
   if (pod.priority_class_name.empty()) {
-    return make(Exemption::Kind::not_exempt, "no-priority-class",
-                "no priorityClassName, so no toleration policy applies");
+    return judged(Exemption::Kind::not_exempt, worded, [&] {
+      return Words{"no-priority-class", "no priorityClassName, so no toleration policy applies"};
+    });
   }
   const model::PriorityClass* pc = find_class(snap, pod.priority_class_name);
   if (pc == nullptr) {
-    return make(Exemption::Kind::error, "error:priority-class-not-found",
-                fmt::format("priorityclass.scheduling.k8s.io {} not found",
-                            go_quote(pod.priority_class_name)));
+    return judged(Exemption::Kind::error, worded, [&] {
+      return Words{"error:priority-class-not-found",
+                   fmt::format("priorityclass.scheduling.k8s.io {} not found",
+                               go_quote(pod.priority_class_name))};
+    });
   }
   if (preemptor_never) {
-    return make(Exemption::Kind::exempt, "exempt:preemptor-never",
-                "the preemptor's preemptionPolicy is Never");
+    return judged(Exemption::Kind::exempt, worded, [&] {
+      return Words{"exempt:preemptor-never", "the preemptor's preemptionPolicy is Never"};
+    });
   }
   const TolerationPolicyParse parsed = parse_toleration_policy(*pc);
   if (!parsed.policy) {
-    return make(Exemption::Kind::not_exempt, "invalid-policy",
-                fmt::format("PriorityClass {} annotation {}={}: {}; its whole toleration policy "
-                            "is ignored",
-                            go_quote(pc->name), parsed.key, go_quote(parsed.value), parsed.error));
+    return judged(Exemption::Kind::not_exempt, worded, [&] {
+      return Words{
+          "invalid-policy",
+          fmt::format("PriorityClass {} annotation {}={}: {}; its whole toleration policy "
+                      "is ignored",
+                      go_quote(pc->name), parsed.key, go_quote(parsed.value), parsed.error)};
+    });
   }
   const TolerationPolicy& p = *parsed.policy;
   if (preemptor_priority >= p.minimum_preemptable_priority) {
-    return make(Exemption::Kind::not_exempt, "min-preemptable-priority-reached",
-                fmt::format("preemptor priority {} reaches minimum-preemptable-priority {}",
-                            preemptor_priority, minimum_text(p, *pc)));
+    return judged(Exemption::Kind::not_exempt, worded, [&] {
+      return Words{"min-preemptable-priority-reached",
+                   fmt::format("preemptor priority {} reaches minimum-preemptable-priority {}",
+                               preemptor_priority, minimum_text(p, *pc))};
+    });
   }
-  return judge_window(pod, p, now);
+  return judge_window(pod, p, now, worded);
 }
 
 Decision decide_toleration(const Input& in) {
   const Args args = toleration_args(in);
-  const Input inner{in.snapshot, in.preemptor, in.now, args};
+  const Input inner{in.snapshot, in.preemptor, in.now, args, model::k_none, in.pod_verdicts};
   // Why pods that stay preemptable got no toleration. Guarded: the dry run may check nodes
   // in parallel.
   Notes notes;
@@ -420,8 +450,8 @@ Decision decide_toleration(const Input& in) {
   variant.policy_name = "toleration";
   variant.any_terminating_blocks = true;
   variant.victim_check = [&](const model::Pod& pod, PodId id) {
-    Exemption e = evaluate_toleration(in.snapshot, id, in.preemptor, in.now);
-    if (e.kind == Exemption::Kind::not_exempt) {
+    Exemption e = evaluate_toleration(in.snapshot, id, in.preemptor, in.now, in.pod_verdicts);
+    if (e.kind == Exemption::Kind::not_exempt && in.pod_verdicts) {
       const std::lock_guard lock(notes_mutex);
       notes[{pod.namespace_, pod.name}] = e.code + ": " + e.detail;
     }

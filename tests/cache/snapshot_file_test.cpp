@@ -5,58 +5,18 @@
 
 #include "cache/cache_support.h"
 #include "cache/codec.h"
+#include "support/cases.h"
 #include "support/run.h"
 
 #include "kpreempt/load/load.h"
 
 #include <catch2/catch.hpp>
 #include <fmt/format.h>
-#include <yaml-cpp/yaml.h>
-
-#include <algorithm>
 
 namespace kpreempt::test {
 namespace {
 
 const std::string k_demo = KPREEMPT_TESTDATA "/demo/cluster.yaml";
-
-std::vector<fs::path> case_dirs() {
-  std::vector<fs::path> dirs;
-  for (const auto& e : fs::recursive_directory_iterator(KPREEMPT_TESTDATA "/explain")) {
-    if (e.is_regular_file() && e.path().filename() == "case.yaml" &&
-        fs::exists(e.path().parent_path() / "cluster.yaml")) {
-      dirs.push_back(e.path().parent_path());
-    }
-  }
-  std::sort(dirs.begin(), dirs.end());
-  return dirs;
-}
-
-// explain over `dump` for the case in `dir`, in JSON.
-std::vector<std::string> explain_args(const fs::path& dir, const std::string& dump) {
-  YAML::Node c = YAML::LoadFile((dir / "case.yaml").string());
-  const YAML::Node& pre = c["preemptor"];
-  std::string flag = pre["kind"].as<std::string>() == "Workload" ? "--workload" : "--pod";
-  std::vector<std::string> args = {
-      "explain",
-      "-f",
-      dump,
-      "--policy",
-      c["policy"].as<std::string>(),
-      flag,
-      pre["namespace"].as<std::string>() + "/" + pre["name"].as<std::string>(),
-      "-o",
-      "json",
-      "--now",
-      c["now"] ? c["now"].as<std::string>() : "2026-01-01T00:00:00Z"};
-  if (c["args"] && c["args"].IsMap()) {
-    for (const auto& kv : c["args"]) {
-      args.push_back("--set");
-      args.push_back(kv.first.as<std::string>() + "=" + kv.second.as<std::string>());
-    }
-  }
-  return args;
-}
 
 cache::SnapshotFile load_file(const std::vector<std::string>& paths) {
   model::SnapshotBuilder b;
@@ -78,19 +38,19 @@ std::size_t header_size() {
 
 TEST_CASE("every explain case answers the same from a snapshot file as from its YAML", "[cache]") {
   TempDir tmp;
-  auto dirs = case_dirs();
+  auto dirs = explain_case_dirs();
   REQUIRE(dirs.size() > 50);
   for (const fs::path& dir : dirs) {
     INFO(dir.string());
     std::string yaml = (dir / "cluster.yaml").string();
     std::string kps = tmp.str("case.kps");
     Run made = run_cli({"snapshot", "-f", yaml, "-o", kps});
-    Run plain = run_cli(explain_args(dir, yaml));
+    Run plain = run_cli(explain_case_args(dir, yaml));
     REQUIRE(made.code == plain.code);
     if (made.code != 0) {
       continue;  // a dump with errors has no snapshot; its explain failed the same way
     }
-    Run fast = run_cli(explain_args(dir, kps));
+    Run fast = run_cli(explain_case_args(dir, kps));
     CHECK(plain.err.rfind(made.err, 0) == 0);  // the load's warnings come first
     CHECK(fast.code == plain.code);
     CHECK(fast.out == plain.out);

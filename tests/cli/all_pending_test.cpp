@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // `kpreempt explain --all-pending`: which preemptors it takes, the summary table, totals,
 // the ExplanationList document and usage errors.
+#include "support/cases.h"
 #include "support/run.h"
 
 #include <catch2/catch.hpp>
@@ -192,4 +193,48 @@ TEST_CASE("all-pending summarises all 50 pending pods of a generated cluster",
     return l.find(" default ") != std::string::npos;
   });
   CHECK(rows == 50);
+}
+
+namespace {
+
+// The results of an explanation without their per-node verdicts, which a batch leaves out.
+nlohmann::json without_nodes(nlohmann::json results) {
+  for (auto& r : results) {
+    r.erase("nodes");
+  }
+  return results;
+}
+
+}  // namespace
+
+TEST_CASE("all-pending decides each preemptor exactly as explain does alone", "[cli][batch]") {
+  std::size_t compared = 0;
+  const auto dirs = kpreempt::test::explain_case_dirs();
+  for (const auto& dir : dirs) {
+    std::vector<std::string> args =
+        kpreempt::test::explain_case_args(dir, (dir / "cluster.yaml").string());
+    auto subject = std::find_if(args.begin(), args.end(), [](const std::string& a) {
+      return a == "--pod" || a == "--workload";
+    });
+    REQUIRE(subject != args.end());
+    std::vector<std::string> batch_args(args.begin(), subject);
+    batch_args.push_back("--all-pending");
+    batch_args.insert(batch_args.end(), subject + 2, args.end());
+    Run batch = kpreempt::test::run_cli(batch_args);
+    INFO(dir.string() << "\n" << batch.err);
+    REQUIRE(batch.code == 0);
+    const nlohmann::json doc = nlohmann::json::parse(batch.out);
+    for (const auto& item : doc["items"]) {
+      const auto& pre = item["preemptor"];
+      *subject = pre["kind"] == "Workload" ? "--workload" : "--pod";
+      *(subject + 1) = pre["namespace"].get<std::string>() + "/" + pre["name"].get<std::string>();
+      Run one = kpreempt::test::run_cli(args);
+      INFO(*(subject + 1));
+      REQUIRE(one.code == 0);
+      CHECK(without_nodes(item["results"]) ==
+            without_nodes(nlohmann::json::parse(one.out)["results"]));
+      ++compared;
+    }
+  }
+  CHECK(compared >= dirs.size());  // every case's own preemptor, and the other pending ones
 }

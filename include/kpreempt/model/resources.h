@@ -29,6 +29,9 @@ struct Resources {
   friend bool operator==(const Resources&, const Resources&) = default;
 };
 
+// a + b, clamped to the int64 range, so absurd inputs give absurd but defined answers.
+std::int64_t saturating_add(std::int64_t a, std::int64_t b);
+
 // Converts an API resource list (requests, allocatable) to scheduler units.
 Resources to_resources(const ResourceList& list);
 

@@ -37,6 +37,16 @@ struct PodFacts {
   NodeId node = k_none;        // bound node, k_none when pending or the node is absent
 };
 
+// What the scheduler keeps per node in its NodeInfo, summed once so that a filter run on a
+// simulated node need not walk the node's pods.
+struct NodeFacts {
+  Resources allocatable;  // scheduler units; pods = 0 when status.allocatable has no pods
+  Resources requested;    // the requests of pods_on(node) added up; pods = 0
+  // False when a request is negative or the sum saturated: then a sum over a subset of the
+  // pods cannot be had by subtracting from `requested`, and the pods must be walked.
+  bool requested_exact = true;
+};
+
 class Snapshot {
  public:
   const std::vector<Node>& nodes() const { return m_nodes; }
@@ -55,6 +65,18 @@ class Snapshot {
   std::span<const PodId> pods_on(NodeId id) const { return m_pods_on[id]; }
   // Pending pods (other than terminal ones) whose status.nominatedNodeName is this node.
   std::span<const PodId> nominated_to(NodeId id) const { return m_nominated_to[id]; }
+  const NodeFacts& node_facts(NodeId id) const { return m_derived.node_facts[id]; }
+  // Node ids in node-name order, the order every per-node report and dry run follows.
+  std::span<const NodeId> nodes_by_name() const { return m_derived.nodes_by_name; }
+  // Pods of pods_on() with required pod anti-affinity terms, node by node in id order
+  // (NodeInfo.PodsWithRequiredAntiAffinity).
+  std::span<const PodId> pods_with_required_anti_affinity() const {
+    return m_derived.anti_affinity_pods;
+  }
+  // Indexes into pdbs() of the budgets that select the pod, in input order: same namespace, a
+  // valid selector that is neither nil nor empty (the scheduler's reading; the eviction API
+  // reads `{}` as "every pod").
+  std::span<const std::uint32_t> pdbs_of(PodId id) const;
 
   std::optional<NodeId> find_node(std::string_view name) const;
   std::optional<PodId> find_pod(std::string_view ns, std::string_view name) const;
@@ -68,6 +90,18 @@ class Snapshot {
  private:
   friend class SnapshotBuilder;
   friend struct SnapshotCodec;  // the binary snapshot file reads and writes every member
+
+  // Tables computed from the members above, by build() and again when a snapshot file is
+  // read (never stored, so a file cannot make them disagree with the objects).
+  struct Derived {
+    std::vector<NodeFacts> node_facts;
+    std::vector<NodeId> nodes_by_name;
+    std::vector<PodId> anti_affinity_pods;
+    std::vector<std::uint32_t> pdb_offsets;  // pod i's budgets: pdb_ids[offsets[i], offsets[i+1])
+    std::vector<std::uint32_t> pdb_ids;
+  };
+  void derive();
+
   std::vector<Node> m_nodes;
   std::vector<Pod> m_pods;
   std::vector<PriorityClass> m_classes;
@@ -82,6 +116,7 @@ class Snapshot {
   std::unordered_map<std::string, NodeId> m_node_index;
   std::unordered_map<std::string, PodId> m_pod_index;  // "ns/name"
   StringMap m_skipped;
+  Derived m_derived;
 };
 
 // Collects decoded objects and freezes them into a Snapshot. Checks that need the whole

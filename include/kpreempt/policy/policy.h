@@ -44,6 +44,9 @@ struct Input {
   // Index into snapshot.kueue() workloads when the preemptor is a Kueue Workload
   // (--workload); k_none otherwise.
   std::uint32_t workload = model::k_none;
+  // False when the caller drops Decision::nodes[].pods (a batch over every pending pod of a
+  // big cluster): a policy may then leave them out and save building one verdict per pod.
+  bool pod_verdicts = true;
 };
 
 // One judgement about one pod on a node: why it is or is not a victim.

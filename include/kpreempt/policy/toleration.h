@@ -63,12 +63,14 @@ struct Exemption {
   std::string code;
   std::string detail;  // for people
 };
+// With `worded` false only an error carries code and detail: for callers that read the kind
+// alone, since the words cost more than the judgement.
 Exemption evaluate_toleration(const model::Snapshot& snap, model::PodId victim,
-                              model::PodId preemptor, model::Instant now);
+                              model::PodId preemptor, model::Instant now, bool worded = true);
 // The same judgement for a preemptor known only by its priority and preemptionPolicy, such as
 // any pod of a given PriorityClass.
 Exemption evaluate_toleration_for(const model::Snapshot& snap, model::PodId victim,
                                   std::int32_t preemptor_priority, bool preemptor_never,
-                                  model::Instant now);
+                                  model::Instant now, bool worded = true);
 
 }  // namespace kpreempt::policy

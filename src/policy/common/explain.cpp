@@ -7,7 +7,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <numeric>
 
 namespace kpreempt::policy::common {
 namespace {
@@ -32,16 +31,16 @@ std::string rank_detail(const CandidateRank& r) {
 std::pair<std::string, std::string> node_code(const NodeState& s) {
   const FilterStatus& f = s.first;
   if (s.excluded) {
-    return {"prefilter-excluded:" + f.plugin, f.detail};
+    return {"prefilter-excluded:" + std::string(f.plugin), f.detail};
   }
   if (f.ok()) {
     return {"passes-filters", "the pod fits here without preemption"};
   }
   if (f.code == Code::unresolvable) {
-    return {"node-unresolvable:" + f.plugin, f.detail};
+    return {"node-unresolvable:" + std::string(f.plugin), f.detail};
   }
   if (!s.dry) {
-    return {"unschedulable:" + f.plugin, f.detail + " (preemption not attempted)"};
+    return {"unschedulable:" + std::string(f.plugin), f.detail + " (preemption not attempted)"};
   }
   if (s.dry->result != DryRun::Result::candidate) {
     return {s.dry->code, s.dry->detail};
@@ -89,33 +88,17 @@ void add_pod_verdicts(const Filters& f, model::NodeId id, NodeState& s, NodeVerd
 
 }  // namespace
 
-std::vector<model::NodeId> nodes_by_name(const model::Snapshot& snap) {
-  std::vector<model::NodeId> ids(snap.nodes().size());
-  std::iota(ids.begin(), ids.end(), model::NodeId{0});
-  std::sort(ids.begin(), ids.end(), [&](model::NodeId a, model::NodeId b) {
-    return snap.nodes()[a].name < snap.nodes()[b].name;
-  });
-  return ids;
-}
-
 void add_victims(const Input& in, model::NodeId winner, const DryRun& dry, Decision& d) {
   const model::Snapshot& snap = in.snapshot;
   for (model::PodId id : dry.victims) {
     const model::Pod& p = snap.pods()[id];
-    const model::ObjectRef ref = ref_of(p);
-    auto v = std::find_if(dry.pods.begin(), dry.pods.end(),
-                          [&](const PodVerdict& pv) { return pv.pod == ref; });
-    std::string reason = "victim";
-    if (v != dry.pods.end() && v->code.starts_with("pdb-violation:")) {
-      reason = v->code;
-    } else if (p.terminating()) {
-      reason = "already-terminating";  // upstream sends no delete call for it
-    }
+    const auto reason = std::find_if(dry.victim_reasons.begin(), dry.victim_reasons.end(),
+                                     [&](const auto& r) { return r.first == id; });
     Victim victim;
-    victim.ref = ref;
+    victim.ref = ref_of(p);
     victim.node = snap.nodes()[winner].name;
     victim.priority = snap.facts(id).priority;
-    victim.reason = std::move(reason);
+    victim.reason = reason != dry.victim_reasons.end() ? reason->second : "victim";
     d.victims.push_back(std::move(victim));
     if (!p.start_time) {
       d.warnings.push_back(
@@ -128,7 +111,7 @@ void add_victims(const Input& in, model::NodeId winner, const DryRun& dry, Decis
 void add_node_verdicts(const Filters& f, std::vector<NodeState>& states, Decision& d) {
   const model::Snapshot& snap = f.snapshot();
   d.nodes.reserve(states.size());
-  for (model::NodeId id : nodes_by_name(snap)) {
+  for (model::NodeId id : snap.nodes_by_name()) {
     NodeState& s = states[id];
     NodeVerdict nv;
     nv.node = snap.nodes()[id].name;

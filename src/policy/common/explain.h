@@ -25,9 +25,6 @@ struct NodeState {
   bool winner = false;
 };
 
-// Node ids sorted by node name.
-std::vector<model::NodeId> nodes_by_name(const model::Snapshot& snap);
-
 // The candidate pickOneNodeForPreemption chooses.
 struct Winner {
   model::NodeId node;

@@ -65,14 +65,11 @@ Filters::Filters(const model::Snapshot& snap, model::PodId preemptor)
       m_preemptor(preemptor),
       m_pod(snap.pods()[preemptor]),
       m_priority(snap.facts(preemptor).priority) {
-  m_allocatable.reserve(snap.nodes().size());
-  for (const model::Node& n : snap.nodes()) {
-    m_allocatable.push_back(model::to_resources(n.allocatable));
-    if (!n.has_allocatable_pods) {
-      m_allocatable.back().pods = 0;
-    }
-  }
   m_ports = host_ports(m_pod);
+  m_node_level_ok.reserve(snap.nodes().size());
+  for (const model::Node& n : snap.nodes()) {
+    m_node_level_ok.push_back(node_level(n).ok());
+  }
   compute_prefilter_node_names();
   m_spread = std::make_unique<TopologySpread>(snap, m_pod);
   m_affinity = std::make_unique<InterPodAffinity>(snap, m_pod, m_warnings);
@@ -171,8 +168,7 @@ FilterStatus Filters::node_ports(const NodeView& view) const {
   return {};
 }
 
-FilterStatus Filters::run(const NodeView& view) const {
-  const model::Node& node = m_snap.nodes()[view.node];
+FilterStatus Filters::node_level(const model::Node& node) const {
   if (FilterStatus s = node_unschedulable(node); !s.ok()) {
     return s;
   }
@@ -182,8 +178,12 @@ FilterStatus Filters::run(const NodeView& view) const {
   if (FilterStatus s = taint_toleration(node); !s.ok()) {
     return s;
   }
-  if (FilterStatus s = node_affinity(node); !s.ok()) {
-    return s;
+  return node_affinity(node);
+}
+
+FilterStatus Filters::run(const NodeView& view) const {
+  if (!m_node_level_ok[view.node]) {
+    return node_level(m_snap.nodes()[view.node]);
   }
   if (FilterStatus s = node_ports(view); !s.ok()) {
     return s;

@@ -11,6 +11,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <unordered_set>
 #include <vector>
 
@@ -21,8 +22,8 @@ enum class Code { success, unschedulable, unresolvable };
 
 struct FilterStatus {
   Code code = Code::success;
-  std::string plugin;  // "NodeResourcesFit"
-  std::string detail;  // upstream's reason text: "Insufficient cpu, Too many pods"
+  std::string_view plugin;  // "NodeResourcesFit": always a literal, so never allocated
+  std::string detail;       // upstream's reason text: "Insufficient cpu, Too many pods"
   bool ok() const { return code == Code::success; }
 };
 
@@ -70,6 +71,9 @@ class Filters {
   FilterStatus node_unschedulable(const model::Node& node) const;
   FilterStatus taint_toleration(const model::Node& node) const;
   FilterStatus node_affinity(const model::Node& node) const;
+  // The filters that read the node alone, in profile order: NodeUnschedulable, NodeName,
+  // TaintToleration, NodeAffinity.
+  FilterStatus node_level(const model::Node& node) const;
   FilterStatus node_ports(const NodeView& view) const;
   FilterStatus resources_fit(const NodeView& view) const;
   void compute_prefilter_node_names();
@@ -78,9 +82,11 @@ class Filters {
   model::PodId m_preemptor;
   const model::Pod& m_pod;
   std::int32_t m_priority;
-  std::vector<model::Resources> m_allocatable;  // per node, scheduler units
-  std::vector<model::HostPort> m_ports;         // the preemptor's host ports
-  bool m_prefilter_conflict = false;            // terms name disjoint node sets
+  std::vector<model::HostPort> m_ports;  // the preemptor's host ports
+  // node_level() per node, judged once: a dry run filters the same node many times, and
+  // only the filters that look at its pods can change their answer.
+  std::vector<bool> m_node_level_ok;
+  bool m_prefilter_conflict = false;  // terms name disjoint node sets
   std::optional<std::unordered_set<std::string>> m_prefilter_names;
   std::unique_ptr<TopologySpread> m_spread;
   std::unique_ptr<InterPodAffinity> m_affinity;

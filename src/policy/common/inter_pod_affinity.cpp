@@ -99,9 +99,16 @@ InterPodAffinity::InterPodAffinity(const model::Snapshot& snap, const model::Pod
     : m_snap(snap), m_pod(preemptor), m_warnings(warnings) {
   m_affinity_terms = terms_of(preemptor, preemptor.required_pod_affinity);
   m_anti_terms = terms_of(preemptor, preemptor.required_pod_anti_affinity);
-  for (model::NodeId id = 0; id < snap.nodes().size(); ++id) {
-    for (model::PodId p : snap.pods_on(id)) {
-      add_pod(snap.pods()[p], snap.nodes()[id], 1, m_existing, m_affinity, m_anti);
+  if (m_affinity_terms.empty() && m_anti_terms.empty()) {
+    // Only existing pods' anti-affinity can count: the scheduler keeps those pods in a list.
+    for (model::PodId p : snap.pods_with_required_anti_affinity()) {
+      add_pod(snap.pods()[p], snap.nodes()[snap.facts(p).node], 1, m_existing, m_affinity, m_anti);
+    }
+  } else {
+    for (model::NodeId id = 0; id < snap.nodes().size(); ++id) {
+      for (model::PodId p : snap.pods_on(id)) {
+        add_pod(snap.pods()[p], snap.nodes()[id], 1, m_existing, m_affinity, m_anti);
+      }
     }
   }
   m_skipped = m_existing.empty() && m_affinity_terms.empty() && m_anti_terms.empty();
@@ -123,10 +130,8 @@ void InterPodAffinity::warn_unknown_selectors() {
   };
   warn(m_pod, m_pod.required_pod_affinity, "affinity");
   warn(m_pod, m_pod.required_pod_anti_affinity, "anti-affinity");
-  for (model::NodeId id = 0; id < m_snap.nodes().size(); ++id) {
-    for (model::PodId p : m_snap.pods_on(id)) {
-      warn(m_snap.pods()[p], m_snap.pods()[p].required_pod_anti_affinity, "anti-affinity");
-    }
+  for (model::PodId p : m_snap.pods_with_required_anti_affinity()) {
+    warn(m_snap.pods()[p], m_snap.pods()[p].required_pod_anti_affinity, "anti-affinity");
   }
 }
 

@@ -4,56 +4,45 @@
 // filterPodsWithPDBViolation, release v1.34.
 #include "policy/common/pdb.h"
 
-#include "kpreempt/model/match.h"
-
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <utility>
 
 namespace kpreempt::policy::common {
 
-PdbIndex::PdbIndex(const model::Snapshot& snap) : m_snap(snap) {
-  for (std::size_t i = 0; i < snap.pdbs().size(); ++i) {
-    const model::PodDisruptionBudget& b = snap.pdbs()[i];
-    // An unparsable selector is skipped upstream; a nil or empty one matches nothing here
-    // (although the eviction API reads `{}` as "every pod").
-    if (b.selector_valid && b.selector.present && !model::empty(b.selector)) {
-      m_by_namespace[b.namespace_].push_back(i);
-    }
-  }
+std::string PdbMatch::pdb() const {
+  return budget == nullptr ? std::string() : fmt::format("{}/{}", budget->namespace_, budget->name);
 }
 
 PdbSplit PdbIndex::split(const std::vector<model::PodId>& sorted) const {
   PdbSplit out;
   out.matches.resize(sorted.size());
-  std::unordered_map<std::size_t, std::int64_t> allowed;  // only the budgets touched
+  // The budgets touched so far, with what they still allow: a node's pods touch few.
+  std::vector<std::pair<std::uint32_t, std::int64_t>> allowed;
   for (std::size_t i = 0; i < sorted.size(); ++i) {
     const model::Pod& pod = m_snap.pods()[sorted[i]];
     PdbMatch& m = out.matches[i];
-    auto it = m_by_namespace.find(pod.namespace_);
-    // A pod without labels never matches a budget.
-    if (!pod.labels.empty() && it != m_by_namespace.end()) {
-      for (std::size_t b : it->second) {
-        const model::PodDisruptionBudget& pdb = m_snap.pdbs()[b];
-        if (!model::matches(pdb.selector, pod.labels)) {
-          continue;
+    for (std::uint32_t b : m_snap.pdbs_of(sorted[i])) {
+      const model::PodDisruptionBudget& pdb = m_snap.pdbs()[b];
+      // Already processed by the eviction API: it does not consume the budget again.
+      if (std::binary_search(pdb.disrupted_pods.begin(), pdb.disrupted_pods.end(), pod.name)) {
+        if (m.kind == PdbMatch::Kind::none) {
+          m = {PdbMatch::Kind::disrupted, &pdb};
         }
-        const std::string name = fmt::format("{}/{}", pdb.namespace_, pdb.name);
-        // Already processed by the eviction API: it does not consume the budget again.
-        if (std::binary_search(pdb.disrupted_pods.begin(), pdb.disrupted_pods.end(), pod.name)) {
-          if (m.kind == PdbMatch::Kind::none) {
-            m = {PdbMatch::Kind::disrupted, name};
-          }
-          continue;
+        continue;
+      }
+      auto counter = std::find_if(allowed.begin(), allowed.end(),
+                                  [&](const auto& entry) { return entry.first == b; });
+      if (counter == allowed.end()) {
+        counter = allowed.insert(allowed.end(), {b, pdb.disruptions_allowed});
+      }
+      if (--counter->second < 0) {
+        if (m.kind != PdbMatch::Kind::violation) {
+          m = {PdbMatch::Kind::violation, &pdb};
         }
-        auto [counter, inserted] = allowed.try_emplace(b, pdb.disruptions_allowed);
-        if (--counter->second < 0) {
-          if (m.kind != PdbMatch::Kind::violation) {
-            m = {PdbMatch::Kind::violation, name};
-          }
-        } else if (m.kind == PdbMatch::Kind::none || m.kind == PdbMatch::Kind::disrupted) {
-          m = {PdbMatch::Kind::within_budget, name};
-        }
+      } else if (m.kind == PdbMatch::Kind::none || m.kind == PdbMatch::Kind::disrupted) {
+        m = {PdbMatch::Kind::within_budget, &pdb};
       }
     }
     (m.kind == PdbMatch::Kind::violation ? out.violating : out.non_violating).push_back(sorted[i]);

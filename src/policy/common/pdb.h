@@ -8,7 +8,6 @@
 
 #include <cstddef>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 namespace kpreempt::policy::common {
@@ -17,7 +16,9 @@ namespace kpreempt::policy::common {
 struct PdbMatch {
   enum class Kind { none, within_budget, violation, disrupted };
   Kind kind = Kind::none;
-  std::string pdb;  // "ns/name" of the budget that decided `kind`
+  const model::PodDisruptionBudget* budget = nullptr;  // the one that decided `kind`
+
+  std::string pdb() const;  // "ns/name" of `budget`
 };
 
 struct PdbSplit {
@@ -27,7 +28,7 @@ struct PdbSplit {
 
 class PdbIndex {
  public:
-  explicit PdbIndex(const model::Snapshot& snap);
+  explicit PdbIndex(const model::Snapshot& snap) : m_snap(snap) {}
 
   // Walks `sorted` (most important first) with one counter per budget, starting at
   // status.disruptionsAllowed; a pod whose decrement takes some counter below zero violates.
@@ -35,7 +36,6 @@ class PdbIndex {
 
  private:
   const model::Snapshot& m_snap;
-  std::unordered_map<std::string, std::vector<std::size_t>> m_by_namespace;
 };
 
 }  // namespace kpreempt::policy::common

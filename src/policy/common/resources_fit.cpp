@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -28,36 +29,59 @@ struct Shortfall {
   }
 };
 
-}  // namespace
-
-FilterStatus Filters::resources_fit(const NodeView& view) const {
-  const model::Resources& alloc = m_allocatable[view.node];
-  const model::Resources& want = m_snap.facts(m_preemptor).requests;
-  model::Resources used;
-  std::int64_t pod_count = 0;
-  auto count = [&](model::PodId p) {
-    used.add(m_snap.facts(p).requests);
-    ++pod_count;
-  };
-  // The hottest loop of a dry run: walk the node's pods in place rather than collect them.
-  for (model::PodId p : m_snap.pods_on(view.node)) {
-    if (!view.is_removed(p)) {
-      count(p);
+// The removed pods that are the node's own, each once: what NodeInfo.RemovePod would take off.
+// A pod is in pods_on(node) exactly when it is bound there and not terminal.
+std::vector<model::PodId> taken_off(const model::Snapshot& snap, const NodeView& view) {
+  std::vector<model::PodId> out;
+  for (model::PodId p : view.removed) {
+    if (snap.facts(p).node == view.node && !snap.pods()[p].terminal() &&
+        std::find(out.begin(), out.end(), p) == out.end()) {
+      out.push_back(p);
     }
   }
-  for (model::PodId p : view.added) {
-    count(p);
-  }
+  return out;
+}
+
+}  // namespace
+
+// The hottest filter of a dry run. Like NodeInfo, it starts from the node's summed requests
+// and takes the removed pods off, rather than adding up the node's pods again; a sum that is
+// not exact (a negative request, a saturated total) falls back to walking the present pods.
+FilterStatus Filters::resources_fit(const NodeView& view) const {
+  const model::NodeFacts& node = m_snap.node_facts(view.node);
+  const model::Resources& alloc = node.allocatable;
+  const model::Resources& want = m_snap.facts(m_preemptor).requests;
+  const bool exact = node.requested_exact;
+  const std::vector<model::PodId> pods =
+      exact ? taken_off(m_snap, view) : present_pods(m_snap, NodeView{view.node, view.removed, {}});
+  auto used = [&](auto amount) {
+    std::int64_t v = exact ? amount(node.requested) : 0;
+    for (model::PodId p : pods) {
+      const std::int64_t a = amount(m_snap.facts(p).requests);
+      v = exact ? v - a : model::saturating_add(v, a);
+    }
+    for (model::PodId p : view.added) {
+      v = model::saturating_add(v, amount(m_snap.facts(p).requests));
+    }
+    return v;
+  };
+  const auto bound = static_cast<std::int64_t>(m_snap.pods_on(view.node).size());
+  const auto listed = static_cast<std::int64_t>(pods.size());
+  const std::int64_t pod_count =
+      (exact ? bound - listed : listed) + static_cast<std::int64_t>(view.added.size());
   Shortfall s;
   if (pod_count + 1 > alloc.pods) {
     s.reasons.emplace_back("Too many pods");
   }
-  s.check("cpu", want.cpu_milli, alloc.cpu_milli, used.cpu_milli);
-  s.check("memory", want.memory, alloc.memory, used.memory);
+  s.check("cpu", want.cpu_milli, alloc.cpu_milli,
+          used([](const model::Resources& r) { return r.cpu_milli; }));
+  s.check("memory", want.memory, alloc.memory,
+          used([](const model::Resources& r) { return r.memory; }));
   s.check("ephemeral-storage", want.ephemeral_storage, alloc.ephemeral_storage,
-          used.ephemeral_storage);
+          used([](const model::Resources& r) { return r.ephemeral_storage; }));
   for (const auto& [name, amount] : want.scalar) {
-    s.check(name, amount, alloc.get(name), used.get(name));
+    s.check(name, amount, alloc.get(name),
+            used([&](const model::Resources& r) { return r.get(name); }));
   }
   if (s.reasons.empty()) {
     return {};

@@ -23,22 +23,28 @@ PodVerdict verdict(const model::Snapshot& snap, model::PodId id, std::string cod
   return PodVerdict{ref_of(p), snap.facts(id).priority, false, std::move(code), std::move(detail)};
 }
 
-// The code a victim carries: a counted PDB violation first, then whether upstream skips the
-// delete call, then which budget it consumed.
-std::string victim_code(const model::Pod& pod, const PdbMatch& m, bool violating) {
+// What add_victims reports for a victim: a counted PDB violation, then whether upstream skips
+// the delete call.
+std::string victim_reason(const model::Pod& pod, const PdbMatch& m, bool violating) {
   if (violating) {
-    return "pdb-violation:" + m.pdb;
+    return "pdb-violation:" + m.pdb();
   }
-  if (pod.terminating()) {
-    return "already-terminating";
+  return pod.terminating() ? "already-terminating" : "victim";
+}
+
+// The code a victim's pod verdict carries: its reason, or which budget it consumed.
+std::string victim_code(const model::Pod& pod, const PdbMatch& m, bool violating) {
+  std::string reason = victim_reason(pod, m, violating);
+  if (reason != "victim") {
+    return reason;
   }
   switch (m.kind) {
     case PdbMatch::Kind::within_budget:
-      return "pdb-within-budget:" + m.pdb;
+      return "pdb-within-budget:" + m.pdb();
     case PdbMatch::Kind::disrupted:
-      return "pdb-disrupted-pod:" + m.pdb;
+      return "pdb-disrupted-pod:" + m.pdb();
     default:
-      return "victim";
+      return reason;
   }
 }
 
@@ -47,38 +53,41 @@ struct Potential {
   std::vector<std::size_t> verdict_index;  // where each pod's verdict sits in DryRun::pods
 };
 
-// Step 1: classify every pod on the node; false when the variant fails the node.
-bool collect(const Filters& f, const Variant& variant, model::NodeId node, DryRun& out,
-             Potential& pot) {
+// Step 1: classify every pod on the node; false when the variant fails the node. Without pod
+// verdicts only the potential victims and a node error are recorded.
+bool collect(const Filters& f, const Variant& variant, model::NodeId node, bool pod_verdicts,
+             DryRun& out, Potential& pot) {
   const model::Snapshot& snap = f.snapshot();
   for (model::PodId id : snap.pods_on(node)) {
     const std::int32_t prio = snap.facts(id).priority;
     if (prio >= f.priority()) {
-      out.pods.push_back(
-          verdict(snap, id, "higher-or-equal-priority",
-                  fmt::format("priority {} is not below the preemptor's {}", prio, f.priority())));
+      if (pod_verdicts) {
+        out.pods.push_back(verdict(
+            snap, id, "higher-or-equal-priority",
+            fmt::format("priority {} is not below the preemptor's {}", prio, f.priority())));
+      }
       continue;
     }
     VictimCheck check;
     if (variant.victim_check) {
       check = variant.victim_check(snap.pods()[id], id);
     }
-    if (check.kind == VictimCheck::Kind::node_error) {
-      if (out.result != DryRun::Result::error) {
-        out.result = DryRun::Result::error;
-        out.code = check.code;
-        out.detail = check.detail;
+    if (check.kind == VictimCheck::Kind::node_error && out.result != DryRun::Result::error) {
+      out.result = DryRun::Result::error;
+      out.code = check.code;
+      out.detail = check.detail;
+    }
+    if (check.kind == VictimCheck::Kind::node_error || check.kind == VictimCheck::Kind::exempt) {
+      if (pod_verdicts) {
+        out.pods.push_back(verdict(snap, id, std::move(check.code), std::move(check.detail)));
       }
-      out.pods.push_back(verdict(snap, id, check.code, check.detail));
       continue;
     }
-    if (check.kind == VictimCheck::Kind::exempt) {
-      out.pods.push_back(verdict(snap, id, check.code, check.detail));
-      continue;
-    }
-    pot.verdict_index.push_back(out.pods.size());
     pot.pods.push_back(id);
-    out.pods.push_back(verdict(snap, id, "lower-priority", ""));
+    if (pod_verdicts) {
+      pot.verdict_index.push_back(out.pods.size());
+      out.pods.push_back(verdict(snap, id, "lower-priority", ""));
+    }
   }
   return out.result != DryRun::Result::error;
 }
@@ -98,11 +107,11 @@ PodVerdict plain_verdict(const model::Snapshot& snap, model::PodId pod, std::int
 }
 
 DryRun select_victims_on_node(const Filters& f, const PdbIndex& pdbs, const Variant& variant,
-                              model::NodeId node, model::Instant now) {
+                              model::NodeId node, model::Instant now, bool pod_verdicts) {
   const model::Snapshot& snap = f.snapshot();
   DryRun out;
   Potential pot;
-  if (!collect(f, variant, node, out, pot)) {
+  if (!collect(f, variant, node, pod_verdicts, out, pot)) {
     return out;
   }
   if (pot.pods.empty()) {
@@ -113,7 +122,7 @@ DryRun select_victims_on_node(const Filters& f, const PdbIndex& pdbs, const Vari
   NodeView view{node, pot.pods, {}};
   if (FilterStatus s = f.run_with_nominated(view); !s.ok()) {
     out.result = DryRun::Result::still_unschedulable;
-    out.code = "still-unschedulable:" + s.plugin;
+    out.code = "still-unschedulable:" + std::string(s.plugin);
     out.detail = s.detail + " (even with every lower-priority pod removed)";
     for (std::size_t i : pot.verdict_index) {
       out.pods[i].detail = "would not make room: the node fails without it too";
@@ -123,29 +132,30 @@ DryRun select_victims_on_node(const Filters& f, const PdbIndex& pdbs, const Vari
   std::vector<model::PodId> sorted = pot.pods;
   sort_by_importance(snap, now, sorted);
   const PdbSplit split = pdbs.split(sorted);
-  auto verdict_of = [&](model::PodId id) -> PodVerdict& {
-    const auto at = std::find(pot.pods.begin(), pot.pods.end(), id) - pot.pods.begin();
-    return out.pods[pot.verdict_index[static_cast<std::size_t>(at)]];
-  };
-  auto match_of = [&](model::PodId id) -> const PdbMatch& {
-    return split.matches[static_cast<std::size_t>(std::find(sorted.begin(), sorted.end(), id) -
-                                                  sorted.begin())];
+  auto index_in = [](const std::vector<model::PodId>& ids, model::PodId id) {
+    return static_cast<std::size_t>(std::find(ids.begin(), ids.end(), id) - ids.begin());
   };
   auto reprieve = [&](model::PodId id, bool violating) {
     std::erase(view.removed, id);
-    PodVerdict& v = verdict_of(id);
     const FilterStatus s = f.run_with_nominated(view);
+    PodVerdict* v = pod_verdicts ? &out.pods[pot.verdict_index[index_in(pot.pods, id)]] : nullptr;
     if (s.ok()) {
-      v.code = "reprieved";
-      v.detail = "the preemptor still fits with it back on the node";
+      if (v != nullptr) {
+        v->code = "reprieved";
+        v->detail = "the preemptor still fits with it back on the node";
+      }
       return;
     }
     view.removed.push_back(id);
     out.victims.push_back(id);
     out.pdb_violations += violating ? 1 : 0;
-    v.code = victim_code(snap.pods()[id], match_of(id), violating);
-    v.victim = true;
-    v.detail = fmt::format("must go: with it back the preemptor fails ({})", s.detail);
+    const PdbMatch& match = split.matches[index_in(sorted, id)];
+    out.victim_reasons.emplace_back(id, victim_reason(snap.pods()[id], match, violating));
+    if (v != nullptr) {
+      v->code = victim_code(snap.pods()[id], match, violating);
+      v->victim = true;
+      v->detail = fmt::format("must go: with it back the preemptor fails ({})", s.detail);
+    }
   };
   for (model::PodId id : split.violating) {
     reprieve(id, true);

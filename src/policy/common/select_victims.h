@@ -12,6 +12,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace kpreempt::policy::common {
@@ -23,13 +24,16 @@ struct DryRun {
   std::string detail;                 // for people
   std::vector<model::PodId> victims;  // eviction order: most important first
   std::int64_t pdb_violations = 0;
-  std::vector<PodVerdict> pods;  // every pod bound to the node, in input order
+  // Every pod bound to the node, in input order; empty when the caller wants no pod verdicts.
+  std::vector<PodVerdict> pods;
+  // Each victim's Victim::reason: "pdb-violation:ns/name", "already-terminating" or "victim".
+  std::vector<std::pair<model::PodId, std::string>> victim_reasons;
 };
 
 // Removes every eligible lower-priority pod, checks the preemptor then fits, and puts pods back
 // most important first (PDB-violating ones before the others) while it still fits.
 DryRun select_victims_on_node(const Filters& filters, const PdbIndex& pdbs, const Variant& variant,
-                              model::NodeId node, model::Instant now);
+                              model::NodeId node, model::Instant now, bool pod_verdicts);
 
 // The verdict for a bound pod of a node that was not dry-run.
 PodVerdict plain_verdict(const model::Snapshot& snap, model::PodId pod, std::int32_t priority,

@@ -56,14 +56,14 @@ Victim victim_of(const Context& ctx, model::PodId id, model::NodeId node, std::s
 // A node verdict for every node, from the furthest step it reached.
 void node_verdicts(const Context& ctx, const koord::PodLevel* pod, const koord::JobLevel* job,
                    Decision& d) {
-  for (model::NodeId n : common::nodes_by_name(ctx.snap)) {
+  for (model::NodeId n : ctx.snap.nodes_by_name()) {
     NodeVerdict v;
     v.node = ctx.snap.nodes()[n].name;
     const common::FilterStatus& f = ctx.first[n];
     v.code = f.ok() ? "passes-filters"
                     : (f.code == common::Code::unresolvable ? "node-unresolvable:"
                                                             : "node-unschedulable:") +
-                          f.plugin;
+                          std::string(f.plugin);
     v.detail = f.detail;
     for (model::PodId id : ctx.snap.pods_on(n)) {
       v.pods.push_back(common::plain_verdict(ctx.snap, id, ctx.filters.priority(), "not examined"));
@@ -105,7 +105,7 @@ void finish_job(const Context& ctx, const koord::JobLevel& job, Decision& d) {
                       std::to_string(job.cost[p.node]),
                       names.empty() ? "-" : fmt::format("{}", fmt::join(names, ", "))});
   }
-  for (model::NodeId n : common::nodes_by_name(ctx.snap)) {
+  for (model::NodeId n : ctx.snap.nodes_by_name()) {
     for (model::PodId v : job.victims[n]) {
       d.victims.push_back(victim_of(ctx, v, n, "victim:job-fit"));
     }

@@ -225,7 +225,7 @@ JobLevel run_job_level(const Context& ctx, const std::vector<bool>& potential,
   std::vector<std::vector<model::PodId>> possible(n_nodes);
   std::vector<model::NodeId> nodes;
   bool any = false;
-  for (model::NodeId n : common::nodes_by_name(ctx.snap)) {
+  for (model::NodeId n : ctx.snap.nodes_by_name()) {
     if (!potential[n]) {
       continue;
     }

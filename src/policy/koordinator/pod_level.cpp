@@ -256,7 +256,7 @@ PodLevel run_pod_level(const Context& ctx, const std::vector<bool>& potential) {
   const common::PdbIndex pdbs(ctx.snap);
   std::vector<CandidateRank> ranks;
   std::vector<std::size_t> candidates;
-  for (model::NodeId id : common::nodes_by_name(ctx.snap)) {
+  for (model::NodeId id : ctx.snap.nodes_by_name()) {
     if (!potential[id]) {
       continue;
     }

@@ -1,0 +1,97 @@
+// SPDX-License-Identifier: Apache-2.0
+// Tables derived from a snapshot's objects once, for the policies that would otherwise
+// recompute them for every preemptor: per-node sums, the node-name order, the pods with
+// required anti-affinity, and which budgets select which pod.
+#include "kpreempt/model/match.h"
+#include "kpreempt/model/snapshot.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+#include <numeric>
+#include <string_view>
+#include <unordered_map>
+
+namespace kpreempt::model {
+namespace {
+
+bool has_negative(const Resources& r) {
+  return r.cpu_milli < 0 || r.memory < 0 || r.ephemeral_storage < 0 ||
+         std::any_of(r.scalar.begin(), r.scalar.end(),
+                     [](const auto& kv) { return kv.second < 0; });
+}
+
+// A saturated sum stops at the int64 maximum; one that merely reaches it is treated alike.
+bool has_saturated(const Resources& r) {
+  constexpr std::int64_t max = std::numeric_limits<std::int64_t>::max();
+  return r.cpu_milli == max || r.memory == max || r.ephemeral_storage == max ||
+         std::any_of(r.scalar.begin(), r.scalar.end(),
+                     [](const auto& kv) { return kv.second == max; });
+}
+
+NodeFacts sum_node(const Node& node, std::span<const PodId> pods,
+                   const std::vector<PodFacts>& facts) {
+  NodeFacts out;
+  out.allocatable = to_resources(node.allocatable);
+  if (!node.has_allocatable_pods) {
+    out.allocatable.pods = 0;
+  }
+  for (PodId p : pods) {
+    out.requested.add(facts[p].requests);
+    out.requested_exact = out.requested_exact && !has_negative(facts[p].requests);
+  }
+  out.requested_exact = out.requested_exact && !has_saturated(out.requested);
+  return out;
+}
+
+bool selects_pods(const PodDisruptionBudget& b) {
+  return b.selector_valid && b.selector.present && !empty(b.selector);
+}
+
+}  // namespace
+
+std::span<const std::uint32_t> Snapshot::pdbs_of(PodId id) const {
+  const std::vector<std::uint32_t>& at = m_derived.pdb_offsets;
+  return std::span<const std::uint32_t>(m_derived.pdb_ids).subspan(at[id], at[id + 1] - at[id]);
+}
+
+void Snapshot::derive() {
+  Derived d;
+  d.node_facts.reserve(m_nodes.size());
+  for (NodeId id = 0; id < m_nodes.size(); ++id) {
+    d.node_facts.push_back(sum_node(m_nodes[id], m_pods_on[id], m_facts));
+    for (PodId p : m_pods_on[id]) {
+      if (!m_pods[p].required_pod_anti_affinity.empty()) {
+        d.anti_affinity_pods.push_back(p);
+      }
+    }
+  }
+  d.nodes_by_name.resize(m_nodes.size());
+  std::iota(d.nodes_by_name.begin(), d.nodes_by_name.end(), NodeId{0});
+  std::sort(d.nodes_by_name.begin(), d.nodes_by_name.end(),
+            [&](NodeId a, NodeId b) { return m_nodes[a].name < m_nodes[b].name; });
+
+  std::unordered_map<std::string_view, std::vector<std::uint32_t>> by_namespace;
+  for (std::uint32_t i = 0; i < m_pdbs.size(); ++i) {
+    if (selects_pods(m_pdbs[i])) {
+      by_namespace[m_pdbs[i].namespace_].push_back(i);
+    }
+  }
+  d.pdb_offsets.reserve(m_pods.size() + 1);
+  d.pdb_offsets.push_back(0);
+  for (const Pod& pod : m_pods) {
+    const auto it = by_namespace.find(pod.namespace_);
+    // A pod without labels matches no selector that is not empty.
+    if (!pod.labels.empty() && it != by_namespace.end()) {
+      for (std::uint32_t b : it->second) {
+        if (matches(m_pdbs[b].selector, pod.labels)) {
+          d.pdb_ids.push_back(b);
+        }
+      }
+    }
+    d.pdb_offsets.push_back(static_cast<std::uint32_t>(d.pdb_ids.size()));
+  }
+  m_derived = std::move(d);
+}
+
+}  // namespace kpreempt::model
