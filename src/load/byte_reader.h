@@ -40,7 +40,7 @@ class ByteReader {
   struct Region {
     std::uint64_t begin = 0, end = 0;
     std::string prefix, suffix;
-    std::optional<ManagedFieldsBlanker> blanker;
+    std::optional<PrunedFieldsBlanker> blanker;
   };
   ByteReader(std::FILE* file, std::string name, Region region, std::atomic<std::uint64_t>* progress)
       : m_file(file), m_stage(Stage::prefix), m_progress(progress), m_name(std::move(name)) {

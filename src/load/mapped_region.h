@@ -3,7 +3,7 @@
 // without the copy read(2) makes, which on a multi-gigabyte JSON dump is a third of the work.
 #pragma once
 
-#include "load/managed_fields_blanker.h"
+#include "load/pruned_fields_blanker.h"
 
 #include "kpreempt/diag.h"
 
@@ -26,7 +26,7 @@ class MappedRegion {
  public:
   // Bytes [begin, end) of the open file `fd`; throws InputError when it cannot be mapped.
   MappedRegion(int fd, const std::string& name, std::uint64_t begin, std::uint64_t end,
-               std::optional<ManagedFieldsBlanker> blanker, std::atomic<std::uint64_t>* progress)
+               std::optional<PrunedFieldsBlanker> blanker, std::atomic<std::uint64_t>* progress)
       : m_blanker(blanker), m_progress(progress) {
     const auto page = static_cast<std::uint64_t>(sysconf(_SC_PAGESIZE));
     const std::uint64_t at = begin / page * page;
@@ -116,7 +116,7 @@ class MappedRegion {
   const char* m_pos = nullptr;
   const char* m_end = nullptr;
   const char* m_released = nullptr;
-  std::optional<ManagedFieldsBlanker> m_blanker;
+  std::optional<PrunedFieldsBlanker> m_blanker;
   std::atomic<std::uint64_t>* m_progress;
   std::uint64_t m_newlines = 0;
   std::vector<std::string_view> m_pieces;

@@ -190,8 +190,8 @@ std::vector<Part> split(const Fd& fd, const Layout& l, unsigned n) {
       p.region.prefix = "[\n";
       p.region.suffix = "\n]";
     }
-    p.region.blanker.emplace(l.format == Format::json ? ManagedFieldsBlanker::Format::json
-                                                      : ManagedFieldsBlanker::Format::yaml);
+    p.region.blanker.emplace(l.format == Format::json ? PrunedFieldsBlanker::Format::json
+                                                      : PrunedFieldsBlanker::Format::yaml);
   }
   return parts;
 }

@@ -3,6 +3,8 @@
 // go through EventSource::skip_value_rest(), which JSON does without tokenising.
 #include "load/tree_builder.h"
 
+#include "load/pruned_fields.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -20,10 +22,6 @@ constexpr std::size_t k_max_object_bytes = std::size_t{64} << 20;
 constexpr std::size_t k_max_object_nodes = std::size_t{4} << 20;
 constexpr std::uint64_t k_max_objects = 5'000'000;
 
-bool one_of(std::string_view key, std::initializer_list<std::string_view> names) {
-  return std::find(names.begin(), names.end(), key) != names.end();
-}
-
 [[noreturn]] void fail(const Tree& tree, Mark mark, const std::string& message) {
   throw InputError(tree.loc(mark), message);
 }
@@ -32,10 +30,7 @@ bool one_of(std::string_view key, std::initializer_list<std::string_view> names)
 
 bool TreeBuilder::pruned(const Context& ctx, std::string_view key) {
   if (ctx.list_item) {
-    return one_of(ctx.key, {"containers", "initContainers", "ephemeralContainers"}) &&
-           one_of(key, {"env", "envFrom", "volumeMounts", "volumeDevices", "livenessProbe",
-                        "readinessProbe", "startupProbe", "command", "args", "securityContext",
-                        "lifecycle"});
+    return pruned::in(ctx.key, pruned::k_container_lists) && pruned::in(key, pruned::k_container);
   }
   if (ctx.key == "spec") {
     return key == "volumes";  // also in pod templates
@@ -45,8 +40,7 @@ bool TreeBuilder::pruned(const Context& ctx, std::string_view key) {
       return key == "managedFields";
     }
     if (ctx.key == "status") {
-      return one_of(key, {"images", "containerStatuses", "initContainerStatuses",
-                          "ephemeralContainerStatuses", "volumesInUse", "volumesAttached"});
+      return pruned::in(key, pruned::k_status);
     }
   }
   // A copy of the whole object as last applied: large, and read by no one.

@@ -2,8 +2,9 @@
 // A List read in parts must equal the one-thread read: objects, order, lines, messages.
 #include "load/parallel_list.h"
 
-#include "load/managed_fields_blanker.h"
+#include "load/pruned_fields_blanker.h"
 
+#include "kpreempt/cache/snapshot_file.h"
 #include "kpreempt/load/load.h"
 
 #include <catch2/catch.hpp>
@@ -91,7 +92,36 @@ std::optional<std::string> in_parts(const std::string& path, unsigned threads) {
   return digest(s, diags);
 }
 
+// Every field of the snapshot and every message, as the snapshot file stores them.
+std::string encoded(model::SnapshotBuilder b, std::vector<Diagnostic> diags) {
+  cache::SnapshotFile f;
+  f.snapshot = std::move(b).build(f.build_diags);
+  f.load_diags = std::move(diags);
+  return cache::encode(f, "");
+}
+
 }  // namespace
+
+TEST_CASE("a kubectl List read in parts equals the one-thread read field for field",
+          "[load][parallel]") {
+  // The parts path also blanks the fields no policy reads before parsing them; the one-thread
+  // path prunes them while parsing. Both must give the same snapshot, to the column.
+  for (const char* name : {"kubectl-list.yaml", "kubectl-list.json"}) {
+    CAPTURE(name);
+    const std::string path = k_dir + name;
+    model::SnapshotBuilder one;
+    std::vector<Diagnostic> one_diags;
+    load::LoadOptions opts;
+    opts.threads = 1;
+    load::load_path(path, opts, one, one_diags);
+    model::SnapshotBuilder parts;
+    std::vector<Diagnostic> parts_diags;
+    load::DecodeContext ctx{parts, parts_diags};
+    REQUIRE(load::load_list_in_parts(path, 3, ctx, 4096));
+    CHECK(encoded(std::move(parts), std::move(parts_diags)) ==
+          encoded(std::move(one), std::move(one_diags)));
+  }
+}
 
 TEST_CASE("a kubectl List read in parts equals the one-thread read", "[load][parallel]") {
   for (const char* name : {"kubectl-list.yaml", "kubectl-list.json"}) {
@@ -158,8 +188,8 @@ TEST_CASE("a JSON List split in parts keeps JSON's line numbers in messages", "[
 namespace {
 
 // The reader hands the blanker whole lines, `lines` at a time.
-std::string blank(std::string text, load::ManagedFieldsBlanker::Format format, int lines) {
-  load::ManagedFieldsBlanker b(format);
+std::string blank(std::string text, load::PrunedFieldsBlanker::Format format, int lines) {
+  load::PrunedFieldsBlanker b(format);
   std::string out;
   std::size_t at = 0;
   while (at < text.size()) {
@@ -174,6 +204,77 @@ std::string blank(std::string text, load::ManagedFieldsBlanker::Format format, i
 }
 
 }  // namespace
+
+TEST_CASE("the values of pruned fields are blanked where kubectl puts them", "[load][parallel]") {
+  const std::string yaml =
+      "- apiVersion: v1\n"
+      "  kind: Pod\n"
+      "  metadata:\n"
+      "    name: x\n"
+      "    volumes:\n"  // not in spec: kept
+      "    - a\n"
+      "  spec:\n"
+      "    containers:\n"
+      "    - args:\n"  // the first key shares the entry's line: kept
+      "      - --flag\n"
+      "      env:\n"
+      "      - name: A\n"
+      "        value: b\n"
+      "\n"
+      "      image: app\n"
+      "      resources: {}\n"
+      "    nodeName: n1\n"
+      "      env:\n"  // no longer in a container list: kept
+      "    volumes:\n"
+      "    - emptyDir: {}\n"
+      "      name: tmp\n"
+      "    volumes: []\n"  // a value on the key's line: nothing to blank
+      "  status:\n"
+      "    containerStatuses:\n"
+      "    - name: app\n"
+      "    phase: Running\n"
+      "- apiVersion: v1\n"
+      "  kind: Node\n"
+      "  status:\n"
+      "    images:\n"
+      "    - names: [a]\n"
+      "      sizeBytes: 1\n"
+      "    capacity: {}\n";
+  const std::string blanked =
+      "- apiVersion: v1\n"
+      "  kind: Pod\n"
+      "  metadata:\n"
+      "    name: x\n"
+      "    volumes:\n"
+      "    - a\n"
+      "  spec:\n"
+      "    containers:\n"
+      "    - args:\n"
+      "      - --flag\n"
+      "      env:\n"
+      "\n\n\n"
+      "      image: app\n"
+      "      resources: {}\n"
+      "    nodeName: n1\n"
+      "      env:\n"
+      "    volumes:\n"
+      "\n\n"
+      "    volumes: []\n"
+      "  status:\n"
+      "    containerStatuses:\n"
+      "\n"
+      "    phase: Running\n"
+      "- apiVersion: v1\n"
+      "  kind: Node\n"
+      "  status:\n"
+      "    images:\n"
+      "\n\n"
+      "    capacity: {}\n";
+  for (int chunk : {1, 2, 5, 100}) {
+    CAPTURE(chunk);
+    CHECK(blank(yaml, load::PrunedFieldsBlanker::Format::yaml, chunk) == blanked);
+  }
+}
 
 TEST_CASE("managedFields are blanked line for line, whatever the chunks", "[load][parallel]") {
   const std::string yaml =
@@ -192,7 +293,7 @@ TEST_CASE("managedFields are blanked line for line, whatever the chunks", "[load
       "            \"name\": \"x\"\n";
   for (int chunk : {1, 2, 3, 100}) {
     CAPTURE(chunk);
-    CHECK(blank(yaml, load::ManagedFieldsBlanker::Format::yaml, chunk) == yaml_blanked);
-    CHECK(blank(json, load::ManagedFieldsBlanker::Format::json, chunk) == json_blanked);
+    CHECK(blank(yaml, load::PrunedFieldsBlanker::Format::yaml, chunk) == yaml_blanked);
+    CHECK(blank(json, load::PrunedFieldsBlanker::Format::json, chunk) == json_blanked);
   }
 }

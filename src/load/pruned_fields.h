@@ -1,0 +1,29 @@
+// SPDX-License-Identifier: Apache-2.0
+// The fields no policy reads, which the loader skips: TreeBuilder while parsing, and
+// PrunedFieldsBlanker before parsing where kubectl's List layout makes them easy to find.
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <string_view>
+
+namespace kpreempt::load::pruned {
+
+// Keys of a container, init container or ephemeral container.
+inline constexpr std::array<std::string_view, 11> k_container = {
+    "env",          "envFrom", "volumeMounts", "volumeDevices",   "livenessProbe", "readinessProbe",
+    "startupProbe", "command", "args",         "securityContext", "lifecycle"};
+// Keys of an object's status.
+inline constexpr std::array<std::string_view, 6> k_status = {
+    "images",       "containerStatuses", "initContainerStatuses", "ephemeralContainerStatuses",
+    "volumesInUse", "volumesAttached"};
+// The keys whose list items are containers.
+inline constexpr std::array<std::string_view, 3> k_container_lists = {
+    "containers", "initContainers", "ephemeralContainers"};
+
+template <std::size_t N>
+bool in(std::string_view key, const std::array<std::string_view, N>& keys) {
+  return std::find(keys.begin(), keys.end(), key) != keys.end();
+}
+
+}  // namespace kpreempt::load::pruned
