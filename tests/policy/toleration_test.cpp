@@ -121,7 +121,7 @@ model::PodId id_of(const model::Snapshot& snap, std::string_view name) {
 
 // One victim "v" of class "cls" on node n1 and a pending preemptor "p" of `pre_priority`.
 Exemption judge(const model::PriorityClass& cls, model::Pod victim, std::int32_t pre_priority,
-                Instant now, std::string pre_policy = "PreemptLowerPriority") {
+                Instant now, std::string pre_policy = "PreemptLowerPriority", bool worded = true) {
   Cluster c;
   c.classes.push_back(cls);
   c.nodes.push_back(node("n1", 4000));
@@ -130,7 +130,7 @@ Exemption judge(const model::PriorityClass& cls, model::Pod victim, std::int32_t
   c.pods.push_back(std::move(victim));
   c.pods.push_back(pending("p", pre_priority, 1000, std::move(pre_policy)));
   const model::Snapshot snap = c.build();
-  return evaluate_toleration(snap, id_of(snap, "v"), id_of(snap, "p"), now);
+  return evaluate_toleration(snap, id_of(snap, "v"), id_of(snap, "p"), now, worded);
 }
 
 const Instant k_now = at("2026-03-10T12:00:00Z");
@@ -257,6 +257,32 @@ TEST_CASE("a victim whose priority class is missing fails the node", "[policy][t
 TEST_CASE("a missing class errors even for a Never preemptor", "[policy][toleration]") {
   const auto e = judge(klass("other", 1), victim_of("gone"), 9000, k_now, "Never");
   CHECK(e.code == "error:priority-class-not-found");
+}
+
+TEST_CASE("an unworded judgement has the same kind, and words only for an error",
+          "[policy][toleration]") {
+  const auto cls = klass("low", 8000, policy_ann("10000", "600"));
+  const std::vector<std::pair<model::PriorityClass, model::Pod>> cases = {
+      {cls, victim_of("")},                                               // no class: not exempt
+      {cls, victim_of("low")},                                            // inside the window
+      {cls, victim_of("low", at("2026-01-01T00:00:00Z"))},                // expired
+      {klass("low", 8000, policy_ann("10000", "-1")), victim_of("low")},  // forever
+      {klass("low", 8000, policy_ann("x")), victim_of("low")},            // invalid policy
+      {cls, victim_of("gone")},                                           // missing class: error
+  };
+  for (const auto& [c, v] : cases) {
+    const Exemption worded = judge(c, v, 9000, k_now);
+    const Exemption bare = judge(c, v, 9000, k_now, "PreemptLowerPriority", false);
+    CAPTURE(worded.code);
+    CHECK(bare.kind == worded.kind);
+    if (worded.kind == Exemption::Kind::error) {
+      CHECK(bare.code == worded.code);
+      CHECK(bare.detail == worded.detail);
+    } else {
+      CHECK(bare.code.empty());
+      CHECK(bare.detail.empty());
+    }
+  }
 }
 
 TEST_CASE("a Never preemptor exempts every victim", "[policy][toleration]") {
