@@ -26,15 +26,6 @@ unsigned worker_count(std::size_t subjects) {
   return static_cast<unsigned>(std::min<std::size_t>({cores, k_max_workers, subjects}));
 }
 
-std::string subject_name(const model::Snapshot& snap, const Subject& s) {
-  if (s.pod == model::k_none) {
-    const model::Workload& w = snap.kueue().workloads[s.workload];
-    return fmt::format("Workload {}/{}", w.namespace_, w.name);
-  }
-  const model::Pod& pod = snap.pods()[s.pod];
-  return pod.namespace_ + "/" + pod.name;
-}
-
 // The "\r[i/n] explaining x..." line; workers share it, so it is guarded.
 class Progress {
  public:
@@ -121,7 +112,7 @@ Batch explain_subjects(const ExplainOptions& o, const model::Snapshot& snap,
   Progress bar(progress, subjects.size());
   auto work = [&] {
     for (std::size_t i = next++; i < subjects.size(); i = next++) {
-      bar.start(subject_name(snap, subjects[i]));
+      bar.start(render::preemptor_name(snap, subjects[i].pod, subjects[i].workload));
       try {
         results[i] = explain_one(snap, subjects[i], chosen[i], args[i], now, keep_verdicts);
       } catch (...) {

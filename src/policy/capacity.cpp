@@ -109,13 +109,12 @@ std::optional<std::string> ineligible(const Input& in, const QuotaState& quotas,
 std::vector<model::NodeId> dry_run_all(const Input& in, const common::Filters& f,
                                        const QuotaState& quotas, const PreFilter& pre,
                                        std::vector<NodeState>& states) {
-  const common::PdbIndex pdbs(in.snapshot);
   std::vector<model::NodeId> candidates;
   for (model::NodeId id : in.snapshot.nodes_by_name()) {
     if (states[id].excluded || states[id].first.code != Code::unschedulable) {
       continue;
     }
-    states[id].dry = capacity::select_victims(f, pdbs, quotas, pre, id, in.now);
+    states[id].dry = capacity::select_victims(f, quotas, pre, id, in.now);
     if (states[id].dry->result == DryRun::Result::candidate) {
       candidates.push_back(id);
     }

@@ -85,9 +85,8 @@ PreFilter run_prefilter(const QuotaState& quotas, const model::Snapshot& snap,
                         model::PodId preemptor);
 
 // SelectVictimsOnNode of the plugin, on copies of the node and of the quota state.
-common::DryRun select_victims(const common::Filters& filters, const common::PdbIndex& pdbs,
-                              const QuotaState& quotas, const PreFilter& pre, model::NodeId node,
-                              model::Instant now);
+common::DryRun select_victims(const common::Filters& filters, const QuotaState& quotas,
+                              const PreFilter& pre, model::NodeId node, model::Instant now);
 
 // "cpu=3m memory=100Mi" for tables; every dimension that is set, scalars included.
 std::string format_resources(const model::Resources& r);

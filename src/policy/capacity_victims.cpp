@@ -195,12 +195,11 @@ void fail(DryRun& out, DryRun::Result r, std::string code, std::string detail) {
 namespace {
 
 // Step 4: put the potential victims back, most important first, PDB-violating ones first.
-void reprieve_all(const common::Filters& f, const common::PdbIndex& pdbs, const PreFilter& pre,
-                  const Walk& w, QuotaState& local, NodeView& view, model::Instant now,
-                  DryRun& out) {
+void reprieve_all(const common::Filters& f, const PreFilter& pre, const Walk& w, QuotaState& local,
+                  NodeView& view, model::Instant now, DryRun& out) {
   std::vector<model::PodId> sorted = w.candidates;
   common::sort_by_importance(f.snapshot(), now, sorted);
-  const common::PdbSplit split = pdbs.split(sorted);
+  const common::PdbSplit split = common::split_by_pdbs(f.snapshot(), sorted);
   auto index_in = [](const std::vector<model::PodId>& v, model::PodId id) {
     return static_cast<std::size_t>(std::find(v.begin(), v.end(), id) - v.begin());
   };
@@ -234,9 +233,8 @@ void reprieve_all(const common::Filters& f, const common::PdbIndex& pdbs, const 
 
 }  // namespace
 
-DryRun select_victims(const common::Filters& f, const common::PdbIndex& pdbs,
-                      const QuotaState& quotas, const PreFilter& pre, model::NodeId node,
-                      model::Instant now) {
+DryRun select_victims(const common::Filters& f, const QuotaState& quotas, const PreFilter& pre,
+                      model::NodeId node, model::Instant now) {
   DryRun out;
   QuotaState local = quotas;
   const Walk w = collect(f.snapshot(), local, pre, f.priority(), node, now, out);
@@ -262,7 +260,7 @@ DryRun select_victims(const common::Filters& f, const common::PdbIndex& pdbs,
          "over its quota's max or the total min");
     return out;
   }
-  reprieve_all(f, pdbs, pre, w, local, view, now, out);
+  reprieve_all(f, pre, w, local, view, now, out);
   if (out.result == DryRun::Result::error) {
     return out;
   }

@@ -134,7 +134,6 @@ std::vector<NodeState> filter_all(const common::Filters& f) {
 std::vector<model::NodeId> dry_run_all(const Input& in, const Variant& variant,
                                        const common::Filters& f, std::vector<NodeState>& states,
                                        std::int64_t& potential) {
-  const common::PdbIndex pdbs(in.snapshot);
   std::vector<model::NodeId> candidates;
   potential = 0;
   for (model::NodeId id : in.snapshot.nodes_by_name()) {
@@ -142,7 +141,7 @@ std::vector<model::NodeId> dry_run_all(const Input& in, const Variant& variant,
       continue;
     }
     ++potential;
-    states[id].dry = common::select_victims_on_node(f, pdbs, variant, id, in.now, in.pod_verdicts);
+    states[id].dry = common::select_victims_on_node(f, variant, id, in.now, in.pod_verdicts);
     if (states[id].dry->result == DryRun::Result::candidate) {
       candidates.push_back(id);
     }

@@ -48,15 +48,6 @@ Totals count(const std::vector<Explanation>& all) {
   return t;
 }
 
-std::string preemptor_name(const model::Snapshot& snap, const Explanation& e) {
-  if (e.preemptor == model::k_none) {
-    const model::Workload& w = snap.kueue().workloads[e.workload];
-    return fmt::format("Workload {}/{}", w.namespace_, w.name);
-  }
-  const model::Pod& pod = snap.pods()[e.preemptor];
-  return pod.namespace_ + "/" + pod.name;
-}
-
 std::string victim_names(const policy::Decision& d) {
   std::vector<std::string> names;
   for (const auto& v : d.victims) {
@@ -107,7 +98,7 @@ void print_table(const model::Snapshot& snap, const std::vector<Explanation>& al
   }
   Table table(header);
   for (const auto& e : all) {
-    std::string name = preemptor_name(snap, e);
+    std::string name = preemptor_name(snap, e.preemptor, e.workload);
     std::int32_t priority = e.preemptor == model::k_none
                                 ? snap.kueue().workloads[e.workload].priority
                                 : snap.facts(e.preemptor).priority;

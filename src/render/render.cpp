@@ -4,7 +4,18 @@
 
 #include "render/structured.h"
 
+#include <fmt/format.h>
+
 namespace kpreempt::render {
+
+std::string preemptor_name(const model::Snapshot& snap, model::PodId pod, std::uint32_t workload) {
+  if (pod == model::k_none) {
+    const model::Workload& w = snap.kueue().workloads[workload];
+    return fmt::format("Workload {}/{}", w.namespace_, w.name);
+  }
+  const model::Pod& p = snap.pods()[pod];
+  return p.namespace_ + "/" + p.name;
+}
 
 std::optional<Format> parse_format(std::string_view name) {
   if (name == "text") {

@@ -15,15 +15,6 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-std::string preemptor_name(const model::Snapshot& snap, const VictimThreat& t) {
-  if (t.preemptor == model::k_none) {
-    const model::Workload& w = snap.kueue().workloads[t.workload];
-    return fmt::format("Workload {}/{}", w.namespace_, w.name);
-  }
-  const model::Pod& pod = snap.pods()[t.preemptor];
-  return pod.namespace_ + "/" + pod.name;
-}
-
 std::int32_t preemptor_priority(const model::Snapshot& snap, const VictimThreat& t) {
   return t.preemptor == model::k_none ? snap.kueue().workloads[t.workload].priority
                                       : snap.facts(t.preemptor).priority;
@@ -69,8 +60,9 @@ void print_threats(const model::Snapshot& snap, const VictimReport& r, std::ostr
   out << fmt::format("\nevicted by ({} pending checked)\n", r.pending);
   Table t({"PREEMPTOR", "PRIORITY", "POLICY", "NODE", "REASON"});
   for (const auto& threat : r.threats) {
-    t.add({preemptor_name(snap, threat), std::to_string(preemptor_priority(snap, threat)),
-           threat.policy, threat.node.empty() ? "-" : threat.node, threat.reason});
+    t.add({preemptor_name(snap, threat.preemptor, threat.workload),
+           std::to_string(preemptor_priority(snap, threat)), threat.policy,
+           threat.node.empty() ? "-" : threat.node, threat.reason});
   }
   t.print(out, 2);
 }

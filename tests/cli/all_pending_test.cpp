@@ -3,17 +3,18 @@
 // the ExplanationList document and usage errors.
 #include "support/cases.h"
 #include "support/run.h"
+#include "support/text.h"
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
-#include <sstream>
 #include <string>
 #include <vector>
 
 namespace {
 
+using kpreempt::test::lines;
 using kpreempt::test::Run;
 
 const std::string k_small = KPREEMPT_TESTDATA "/cli/batch/small.yaml";
@@ -23,15 +24,6 @@ Run all_pending(const std::string& file, std::vector<std::string> extra) {
   std::vector<std::string> args = {"explain", "-f", file, "--all-pending", "--now", k_now};
   args.insert(args.end(), extra.begin(), extra.end());
   return kpreempt::test::run_cli(args);
-}
-
-std::vector<std::string> lines(const std::string& text) {
-  std::vector<std::string> out;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);) {
-    out.push_back(line);
-  }
-  return out;
 }
 
 }  // namespace

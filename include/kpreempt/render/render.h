@@ -17,6 +17,10 @@ namespace kpreempt::render {
 enum class Format { text, wide, json, yaml };
 std::optional<Format> parse_format(std::string_view name);
 
+// A preemptor as tables and progress lines name it: "ns/name" for a pod, "Workload ns/name"
+// for a Kueue Workload (when `pod` is k_none).
+std::string preemptor_name(const model::Snapshot& snap, model::PodId pod, std::uint32_t workload);
+
 // Everything one `explain` of one preemptor produced.
 struct Explanation {
   model::PodId preemptor;  // k_none when the preemptor is a Kueue Workload

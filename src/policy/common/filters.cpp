@@ -66,9 +66,9 @@ Filters::Filters(const model::Snapshot& snap, model::PodId preemptor)
       m_pod(snap.pods()[preemptor]),
       m_priority(snap.facts(preemptor).priority) {
   m_ports = host_ports(m_pod);
-  m_node_level_ok.reserve(snap.nodes().size());
+  m_node_level.reserve(snap.nodes().size());
   for (const model::Node& n : snap.nodes()) {
-    m_node_level_ok.push_back(node_level(n).ok());
+    m_node_level.push_back(node_level(n));
   }
   compute_prefilter_node_names();
   m_spread = std::make_unique<TopologySpread>(snap, m_pod);
@@ -182,8 +182,8 @@ FilterStatus Filters::node_level(const model::Node& node) const {
 }
 
 FilterStatus Filters::run(const NodeView& view) const {
-  if (!m_node_level_ok[view.node]) {
-    return node_level(m_snap.nodes()[view.node]);
+  if (const FilterStatus& s = m_node_level[view.node]; !s.ok()) {
+    return s;
   }
   if (FilterStatus s = node_ports(view); !s.ok()) {
     return s;

@@ -85,7 +85,7 @@ class Filters {
   std::vector<model::HostPort> m_ports;  // the preemptor's host ports
   // node_level() per node, judged once: a dry run filters the same node many times, and
   // only the filters that look at its pods can change their answer.
-  std::vector<bool> m_node_level_ok;
+  std::vector<FilterStatus> m_node_level;
   bool m_prefilter_conflict = false;  // terms name disjoint node sets
   std::optional<std::unordered_set<std::string>> m_prefilter_names;
   std::unique_ptr<TopologySpread> m_spread;

@@ -15,16 +15,16 @@ std::string PdbMatch::pdb() const {
   return budget == nullptr ? std::string() : fmt::format("{}/{}", budget->namespace_, budget->name);
 }
 
-PdbSplit PdbIndex::split(const std::vector<model::PodId>& sorted) const {
+PdbSplit split_by_pdbs(const model::Snapshot& snap, const std::vector<model::PodId>& sorted) {
   PdbSplit out;
   out.matches.resize(sorted.size());
   // The budgets touched so far, with what they still allow: a node's pods touch few.
   std::vector<std::pair<std::uint32_t, std::int64_t>> allowed;
   for (std::size_t i = 0; i < sorted.size(); ++i) {
-    const model::Pod& pod = m_snap.pods()[sorted[i]];
+    const model::Pod& pod = snap.pods()[sorted[i]];
     PdbMatch& m = out.matches[i];
-    for (std::uint32_t b : m_snap.pdbs_of(sorted[i])) {
-      const model::PodDisruptionBudget& pdb = m_snap.pdbs()[b];
+    for (std::uint32_t b : snap.pdbs_of(sorted[i])) {
+      const model::PodDisruptionBudget& pdb = snap.pdbs()[b];
       // Already processed by the eviction API: it does not consume the budget again.
       if (std::binary_search(pdb.disrupted_pods.begin(), pdb.disrupted_pods.end(), pod.name)) {
         if (m.kind == PdbMatch::Kind::none) {

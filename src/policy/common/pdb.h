@@ -26,16 +26,8 @@ struct PdbSplit {
   std::vector<PdbMatch> matches;                       // parallel to the input
 };
 
-class PdbIndex {
- public:
-  explicit PdbIndex(const model::Snapshot& snap) : m_snap(snap) {}
-
-  // Walks `sorted` (most important first) with one counter per budget, starting at
-  // status.disruptionsAllowed; a pod whose decrement takes some counter below zero violates.
-  PdbSplit split(const std::vector<model::PodId>& sorted) const;
-
- private:
-  const model::Snapshot& m_snap;
-};
+// Walks `sorted` (most important first) with one counter per budget, starting at
+// status.disruptionsAllowed; a pod whose decrement takes some counter below zero violates.
+PdbSplit split_by_pdbs(const model::Snapshot& snap, const std::vector<model::PodId>& sorted);
 
 }  // namespace kpreempt::policy::common

@@ -106,8 +106,8 @@ PodVerdict plain_verdict(const model::Snapshot& snap, model::PodId pod, std::int
       fmt::format("priority {} is below the preemptor's {}; {}", prio, priority, why_not_examined));
 }
 
-DryRun select_victims_on_node(const Filters& f, const PdbIndex& pdbs, const Variant& variant,
-                              model::NodeId node, model::Instant now, bool pod_verdicts) {
+DryRun select_victims_on_node(const Filters& f, const Variant& variant, model::NodeId node,
+                              model::Instant now, bool pod_verdicts) {
   const model::Snapshot& snap = f.snapshot();
   DryRun out;
   Potential pot;
@@ -131,7 +131,7 @@ DryRun select_victims_on_node(const Filters& f, const PdbIndex& pdbs, const Vari
   }
   std::vector<model::PodId> sorted = pot.pods;
   sort_by_importance(snap, now, sorted);
-  const PdbSplit split = pdbs.split(sorted);
+  const PdbSplit split = split_by_pdbs(snap, sorted);
   auto index_in = [](const std::vector<model::PodId>& ids, model::PodId id) {
     return static_cast<std::size_t>(std::find(ids.begin(), ids.end(), id) - ids.begin());
   };

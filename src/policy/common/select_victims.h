@@ -32,8 +32,8 @@ struct DryRun {
 
 // Removes every eligible lower-priority pod, checks the preemptor then fits, and puts pods back
 // most important first (PDB-violating ones before the others) while it still fits.
-DryRun select_victims_on_node(const Filters& filters, const PdbIndex& pdbs, const Variant& variant,
-                              model::NodeId node, model::Instant now, bool pod_verdicts);
+DryRun select_victims_on_node(const Filters& filters, const Variant& variant, model::NodeId node,
+                              model::Instant now, bool pod_verdicts);
 
 // The verdict for a bound pod of a node that was not dry-run.
 PodVerdict plain_verdict(const model::Snapshot& snap, model::PodId pod, std::int32_t priority,

@@ -125,7 +125,7 @@ void reprieve_all(const Context& ctx, const common::PdbSplit& split, common::Nod
   }
 }
 
-NodeRun dry_run(const Context& ctx, const common::PdbIndex& pdbs, model::NodeId node) {
+NodeRun dry_run(const Context& ctx, model::NodeId node) {
   NodeRun run;
   run.node = node;
   common::NodeView view{node, {}, {}};
@@ -154,7 +154,7 @@ NodeRun dry_run(const Context& ctx, const common::PdbIndex& pdbs, model::NodeId 
   }
   std::vector<model::PodId> sorted = view.removed;
   common::sort_by_importance(ctx.snap, ctx.in.now, sorted);
-  reprieve_all(ctx, pdbs.split(sorted), view, used, run, index_of);
+  reprieve_all(ctx, common::split_by_pdbs(ctx.snap, sorted), view, used, run, index_of);
   if (run.result == NodeRun::Result::error) {
     return run;
   }
@@ -253,14 +253,13 @@ PodLevel run_pod_level(const Context& ctx, const std::vector<bool>& potential) {
   if ((out.ineligible = ineligible(ctx, out.ineligible_detail))) {
     return out;
   }
-  const common::PdbIndex pdbs(ctx.snap);
   std::vector<CandidateRank> ranks;
   std::vector<std::size_t> candidates;
   for (model::NodeId id : ctx.snap.nodes_by_name()) {
     if (!potential[id]) {
       continue;
     }
-    out.runs.push_back(dry_run(ctx, pdbs, id));
+    out.runs.push_back(dry_run(ctx, id));
     NodeRun& run = out.runs.back();
     if (run.result == NodeRun::Result::candidate) {
       // pickOneNodeForPreemption reads the highest priority from the first victim; unlike
