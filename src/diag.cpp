@@ -25,6 +25,11 @@ std::string_view severity_word(Severity s) {
 
 }  // namespace
 
+bool any_error(const std::vector<Diagnostic>& diags) {
+  return std::any_of(diags.begin(), diags.end(),
+                     [](const Diagnostic& d) { return d.severity == Severity::error; });
+}
+
 std::string format(const Diagnostic& d) {
   const SourceLoc& loc = d.loc;
   const std::string_view word = severity_word(d.severity);

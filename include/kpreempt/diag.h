@@ -29,6 +29,9 @@ struct Diagnostic {
 // "kpreempt: error: message").
 std::string format(const Diagnostic& d);
 
+// Whether any of them is an error (the input is then refused).
+bool any_error(const std::vector<Diagnostic>& diags);
+
 // Levenshtein distance, for "did you mean" suggestions in messages.
 std::size_t edit_distance(std::string_view a, std::string_view b);
 

@@ -8,11 +8,6 @@
 namespace kpreempt::cache {
 namespace {
 
-bool any_error(const std::vector<Diagnostic>& diags) {
-  return std::any_of(diags.begin(), diags.end(),
-                     [](const Diagnostic& d) { return d.severity == Severity::error; });
-}
-
 Diagnostic snapshot_error(const std::string& path, const SnapshotError& e) {
   // "cannot open" names the file itself, as the loader's message does.
   SourceLoc loc = e.kind() == SnapshotError::Kind::unreadable ? SourceLoc{} : SourceLoc{path};
@@ -24,20 +19,21 @@ void append(std::vector<T>& to, const std::vector<T>& from) {
   to.insert(to.end(), from.begin(), from.end());
 }
 
-SnapshotFile load_uncached(const std::vector<std::string>& files, const load::LoadOptions& opts) {
+SnapshotFile load_uncached(const LoadPlan& plan, const load::LoadOptions& opts) {
   SnapshotFile out;
   // A lone snapshot file is used as it is: build() ran when it was written.
-  if (files.size() == 1 && looks_like_snapshot(files.front())) {
+  if (plan.files.size() == 1 && plan.snapshot_files.front()) {
     try {
-      return read_snapshot_file(files.front());
+      return read_snapshot_file(plan.files.front());
     } catch (const SnapshotError& e) {
-      out.load_diags.push_back(snapshot_error(files.front(), e));
+      out.load_diags.push_back(snapshot_error(plan.files.front(), e));
       return out;
     }
   }
   model::SnapshotBuilder builder;
-  for (const std::string& path : files) {
-    if (!looks_like_snapshot(path)) {
+  for (std::size_t i = 0; i < plan.files.size(); ++i) {
+    const std::string& path = plan.files[i];
+    if (!plan.snapshot_files[i]) {
       load::load_path(path, opts, builder, out.load_diags);
     } else {
       try {
@@ -54,44 +50,43 @@ SnapshotFile load_uncached(const std::vector<std::string>& files, const load::Lo
   return out;
 }
 
-bool all_snapshots(const std::vector<std::string>& files) {
-  return std::all_of(files.begin(), files.end(), looks_like_snapshot);
-}
-
-// The key when this load goes through the cache. Snapshot files alone are not cached: they
-// already load with one read.
-std::optional<Key> cache_key(const std::vector<std::string>& files, const load::LoadOptions& opts,
-                             Mode mode) {
-  if (mode == Mode::off || all_snapshots(files)) {
-    return std::nullopt;
-  }
-  std::optional<Key> key = make_key(files, opts.recursive);
-  if (key && mode == Mode::automatic && key->total_bytes <= min_bytes()) {
-    return std::nullopt;
-  }
-  return key;
-}
-
 }  // namespace
 
-bool needs_snapshot_load(const std::vector<std::string>& files, const load::LoadOptions& opts,
-                         Mode mode) {
-  return std::any_of(files.begin(), files.end(), looks_like_snapshot) ||
-         cache_key(files, opts, mode).has_value();
+bool LoadPlan::plain() const {
+  return !key && std::none_of(snapshot_files.begin(), snapshot_files.end(),
+                              [](bool snapshot) { return snapshot; });
 }
 
-SnapshotFile load_snapshot(const std::vector<std::string>& files, const load::LoadOptions& opts,
-                           Mode mode, std::vector<Diagnostic>& notes) {
-  std::optional<Key> key = cache_key(files, opts, mode);
-  if (key) {
-    if (std::optional<SnapshotFile> hit = lookup(*key)) {
+LoadPlan plan_load(const std::vector<std::string>& files, const load::LoadOptions& opts,
+                   Mode mode) {
+  LoadPlan plan{files, {}, std::nullopt};
+  for (const std::string& f : files) {
+    plan.snapshot_files.push_back(looks_like_snapshot(f));
+  }
+  // Snapshot files alone are not cached: they already load with one read.
+  const bool all_snapshots = std::all_of(plan.snapshot_files.begin(), plan.snapshot_files.end(),
+                                         [](bool snapshot) { return snapshot; });
+  if (mode == Mode::off || all_snapshots) {
+    return plan;
+  }
+  plan.key = make_key(files, opts.recursive);
+  if (plan.key && mode == Mode::automatic && plan.key->total_bytes <= min_bytes()) {
+    plan.key.reset();
+  }
+  return plan;
+}
+
+SnapshotFile load_snapshot(const LoadPlan& plan, const load::LoadOptions& opts,
+                           std::vector<Diagnostic>& notes) {
+  if (plan.key) {
+    if (std::optional<SnapshotFile> hit = lookup(*plan.key)) {
       return std::move(*hit);
     }
   }
-  SnapshotFile file = load_uncached(files, opts);
+  SnapshotFile file = load_uncached(plan, opts);
   // A load with errors is never stored: the next run must report them again.
-  if (key && !any_error(file.load_diags) && !any_error(file.build_diags)) {
-    std::string why = store(*key, file);
+  if (plan.key && !any_error(file.load_diags) && !any_error(file.build_diags)) {
+    std::string why = store(*plan.key, file);
     if (!why.empty()) {
       notes.push_back({Severity::warning, {}, "snapshot cache not written: " + why});
     }

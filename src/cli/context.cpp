@@ -22,6 +22,8 @@ namespace {
 // produce thousands.
 constexpr std::size_t k_max_printed_errors = 25;
 
+}  // namespace
+
 void print_diagnostics(const std::vector<Diagnostic>& diags, std::ostream& err) {
   std::size_t errors = 0;
   for (const auto& d : diags) {
@@ -36,6 +38,8 @@ void print_diagnostics(const std::vector<Diagnostic>& diags, std::ostream& err) 
   }
 }
 
+namespace {
+
 // Workloads that a --pod-file Job became (Kueue decodes labelled Jobs into Workloads).
 std::vector<std::uint32_t> workloads_from(const model::Snapshot& snap,
                                           const std::vector<std::string>& files) {
@@ -48,11 +52,6 @@ std::vector<std::uint32_t> workloads_from(const model::Snapshot& snap,
     }
   }
   return ids;
-}
-
-bool any_error(const std::vector<Diagnostic>& diags) {
-  return std::any_of(diags.begin(), diags.end(),
-                     [](const Diagnostic& d) { return d.severity == Severity::error; });
 }
 
 // --pod-file: controllers become the pods they would create.
@@ -76,10 +75,11 @@ void load_plain(const Inputs& in, const load::LoadOptions& opts, Loaded& loaded,
 
 // The -f inputs come from the cache or a snapshot file; --pod-file objects are added to that
 // snapshot and build() runs again over the whole, which reports its diagnostics afresh.
-void load_over_snapshot(const Inputs& in, const load::LoadOptions& opts, cache::Mode mode,
-                        Loaded& loaded, std::vector<Diagnostic>& diags) {
+void load_over_snapshot(const Inputs& in, const cache::LoadPlan& plan,
+                        const load::LoadOptions& opts, Loaded& loaded,
+                        std::vector<Diagnostic>& diags) {
   std::vector<Diagnostic> notes;
-  cache::SnapshotFile base = cache::load_snapshot(in.files, opts, mode, notes);
+  cache::SnapshotFile base = cache::load_snapshot(plan, opts, notes);
   diags = std::move(base.load_diags);
   if (in.pod_files.empty()) {
     loaded.snapshot = std::move(base.snapshot);
@@ -122,8 +122,8 @@ std::optional<Loaded> load_inputs(const Inputs& in, const Streams& io) {
   Loaded loaded;
   {
     LoadProgressLine line(progress, in.files);
-    if (cache::needs_snapshot_load(in.files, opts, mode)) {
-      load_over_snapshot(in, opts, mode, loaded, diags);
+    if (const cache::LoadPlan plan = cache::plan_load(in.files, opts, mode); !plan.plain()) {
+      load_over_snapshot(in, plan, opts, loaded, diags);
     } else {
       load_plain(in, opts, loaded, diags);
     }

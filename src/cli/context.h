@@ -39,6 +39,10 @@ struct Loaded {
   std::vector<std::uint32_t> what_if_workloads;
 };
 
+// Prints each diagnostic as "file:line:col: error: ..."; past 25 errors the rest are only
+// counted.
+void print_diagnostics(const std::vector<Diagnostic>& diags, std::ostream& err);
+
 // Loads and freezes the inputs. Prints every diagnostic to err; returns nullopt when any of
 // them is an error (the caller exits 2).
 std::optional<Loaded> load_inputs(const Inputs& in, const Streams& io);

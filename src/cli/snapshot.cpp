@@ -9,15 +9,11 @@
 #include "kpreempt/exit_code.h"
 
 #include <CLI/CLI.hpp>
-#include <fmt/format.h>
 
-#include <algorithm>
 #include <memory>
 
 namespace kpreempt::cli {
 namespace {
-
-constexpr std::size_t k_max_printed_errors = 25;
 
 struct SnapshotOptions {
   Inputs inputs;
@@ -29,21 +25,13 @@ int run_snapshot(const SnapshotOptions& o, const Streams& io) {
   // The snapshot file is the fast copy: keeping a second one in the cache would only cost
   // disk space.
   std::vector<Diagnostic> notes;
-  cache::SnapshotFile file = cache::load_snapshot(o.inputs.files, opts, cache::Mode::off, notes);
-  // As for every other subcommand, a flood of errors is cut short.
-  std::size_t errors = 0;
-  for (const auto* list : {&file.load_diags, &file.build_diags, &notes}) {
-    for (const Diagnostic& d : *list) {
-      if (d.severity != Severity::error || ++errors <= k_max_printed_errors) {
-        io.err << format(d) << '\n';
-      }
-    }
-  }
-  if (errors > k_max_printed_errors) {
-    io.err << fmt::format("kpreempt: error: {} more errors not shown\n",
-                          errors - k_max_printed_errors);
-  }
-  if (errors > 0) {
+  cache::SnapshotFile file =
+      cache::load_snapshot(cache::plan_load(o.inputs.files, opts, cache::Mode::off), opts, notes);
+  std::vector<Diagnostic> all = file.load_diags;  // the file keeps its own copy
+  all.insert(all.end(), file.build_diags.begin(), file.build_diags.end());
+  all.insert(all.end(), notes.begin(), notes.end());
+  print_diagnostics(all, io.err);
+  if (any_error(all)) {
     return k_exit_input;
   }
   std::string why = cache::write_snapshot_file(o.output, file);

@@ -45,15 +45,21 @@ std::optional<SnapshotFile> lookup(const Key& key);
 // cache folder, which is not worth a word).
 std::string store(const Key& key, const SnapshotFile& file);
 
-// Loads the -f inputs into one snapshot: dumps through the loader, snapshot files (found by
-// their magic bytes) by reading them, all through the cache when `mode` asks for it.
-// Problems with the cache become warnings in `notes`.
-SnapshotFile load_snapshot(const std::vector<std::string>& files, const load::LoadOptions& opts,
-                           Mode mode, std::vector<Diagnostic>& notes);
+// How the -f inputs are to be read, worked out once: which of them are snapshot files (found
+// by their magic bytes), and the cache entry when `mode` asks for the cache.
+struct LoadPlan {
+  std::vector<std::string> files;
+  std::vector<bool> snapshot_files;  // parallel to `files`
+  std::optional<Key> key;
+  // Nothing a plain load of the files does not do: no snapshot file, no cache.
+  bool plain() const;
+};
+LoadPlan plan_load(const std::vector<std::string>& files, const load::LoadOptions& opts, Mode mode);
 
-// Whether load_snapshot() would do anything a plain load of the files does not: read a
-// snapshot file or use the cache.
-bool needs_snapshot_load(const std::vector<std::string>& files, const load::LoadOptions& opts,
-                         Mode mode);
+// Loads the planned inputs into one snapshot: dumps through the loader, snapshot files by
+// reading them, all through the cache when the plan has a key. Problems with the cache
+// become warnings in `notes`.
+SnapshotFile load_snapshot(const LoadPlan& plan, const load::LoadOptions& opts,
+                           std::vector<Diagnostic>& notes);
 
 }  // namespace kpreempt::cache
