@@ -3,7 +3,7 @@
 // event sources so that the bytes looked at to choose a format are not lost.
 #pragma once
 
-#include "load/mapped_region.h"
+#include "load/file_region.h"
 
 #include "kpreempt/diag.h"
 
@@ -41,13 +41,14 @@ class ByteReader {
     std::uint64_t begin = 0, end = 0;
     std::string prefix, suffix;
     std::optional<PrunedFieldsBlanker> blanker;
+    bool yaml = false;  // checked by SplitGuard
   };
   ByteReader(std::FILE* file, std::string name, Region region, std::atomic<std::uint64_t>* progress)
       : m_file(file), m_stage(Stage::prefix), m_progress(progress), m_name(std::move(name)) {
-    // No read buffer: the bytes come straight from the map.
+    // No read buffer: the bytes come from the region's windows.
     m_prefix = std::move(region.prefix);
     m_suffix = std::move(region.suffix);
-    m_region.emplace(fileno(file), m_name, region.begin, region.end, region.blanker, progress);
+    m_region.emplace(fileno(file), region.begin, region.end, region.blanker, region.yaml, progress);
   }
   ~ByteReader() {
     if (m_file != nullptr) {
@@ -143,7 +144,7 @@ class ByteReader {
   std::FILE* m_file = nullptr;
   Stage m_stage = Stage::done;  // a memory buffer has nothing to refill from
   std::string m_prefix, m_suffix;
-  std::optional<MappedRegion> m_region;
+  std::optional<FileRegion> m_region;
   std::atomic<std::uint64_t>* m_progress = nullptr;
   std::vector<char> m_buf;
   const char* m_chunk = nullptr;  // start of the buffered bytes

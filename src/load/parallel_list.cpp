@@ -8,6 +8,7 @@
 #include "load/parallel_list.h"
 
 #include "load/byte_reader.h"
+#include "load/file_stamp.h"
 #include "load/sources.h"
 #include "load/stream.h"
 
@@ -40,11 +41,10 @@ constexpr std::size_t k_json_next = 12;
 
 enum class Format { yaml, json };
 
-struct NotSplittable {};
-
 class Fd {
  public:
-  explicit Fd(const std::string& path) : m_fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC)) {}
+  explicit Fd(const std::string& path)
+      : m_fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK)) {}
   ~Fd() {
     if (m_fd >= 0) {
       ::close(m_fd);
@@ -54,13 +54,8 @@ class Fd {
   Fd& operator=(const Fd&) = delete;
 
   bool ok() const { return m_fd >= 0; }
-  std::optional<std::uint64_t> regular_file_size() const {
-    struct stat st {};
-    if (::fstat(m_fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-      return std::nullopt;
-    }
-    return static_cast<std::uint64_t>(st.st_size);
-  }
+  int get() const { return m_fd; }
+  std::optional<FileStamp> stamp() const { return FileStamp::of(m_fd); }
   std::string read_at(std::uint64_t offset, std::size_t size) const {
     std::string out(size, '\0');
     std::size_t got = 0;
@@ -160,6 +155,7 @@ struct Part {
   std::vector<model::ObjectRef> pods;
   std::uint64_t newlines = 0;
   bool ok = false;
+  bool changed = false;  // the file ended before the part did
 };
 
 // Item boundaries near each 1/n of the items; fewer parts when some are not found.
@@ -192,6 +188,7 @@ std::vector<Part> split(const Fd& fd, const Layout& l, unsigned n) {
     }
     p.region.blanker.emplace(l.format == Format::json ? PrunedFieldsBlanker::Format::json
                                                       : PrunedFieldsBlanker::Format::yaml);
+    p.region.yaml = l.format == Format::yaml;
   }
   return parts;
 }
@@ -248,10 +245,16 @@ class PartSource final : public EventSource {
   bool m_ended = false;
 };
 
-void read_part(const std::string& path, Format format, const DecodeContext& parent, Part& p) {
+// Every part reads the one open file: a path opened again could be another file by now.
+void read_part(int fd, const std::string& path, Format format, const DecodeContext& parent,
+               Part& p) {
   try {
-    std::FILE* file = std::fopen(path.c_str(), "rb");
+    const int own = ::dup(fd);
+    std::FILE* file = own < 0 ? nullptr : ::fdopen(own, "rb");
     if (file == nullptr) {
+      if (own >= 0) {
+        ::close(own);
+      }
       return;
     }
     std::atomic<std::uint64_t>* bytes = parent.progress ? &parent.progress->bytes : nullptr;
@@ -266,9 +269,24 @@ void read_part(const std::string& path, Format format, const DecodeContext& pare
     // The stream's end was handed over after the last byte was read, so these are final.
     p.ok = checked.ended() && reader.file_done();
     p.newlines = reader.file_newlines();
+  } catch (const FileChanged&) {
+    p.changed = true;
   } catch (...) {
     // NotSplittable, or anything else the one-thread read will meet and report itself.
     p.ok = false;
+  }
+}
+
+void read_parts(int fd, const std::string& path, Format format, const DecodeContext& ctx,
+                std::vector<Part>& parts) {
+  std::vector<std::thread> workers;
+  for (std::size_t i = 1; i < parts.size(); ++i) {
+    workers.emplace_back(read_part, fd, std::cref(path), format, std::cref(ctx),
+                         std::ref(parts[i]));
+  }
+  read_part(fd, path, format, ctx, parts[0]);
+  for (std::thread& t : workers) {
+    t.join();
   }
 }
 
@@ -303,12 +321,13 @@ bool load_list_in_parts(const std::string& path, unsigned threads, DecodeContext
     threads = std::max(1U, std::thread::hardware_concurrency());
   }
   threads = std::min(threads, k_max_parts);
+  // O_NONBLOCK: a FIFO must not block here; it is not a regular file and is read as a stream.
   Fd fd(path);
-  std::optional<std::uint64_t> size = fd.ok() ? fd.regular_file_size() : std::nullopt;
-  if (threads < 2 || !size || *size < 2 * min_part) {
+  std::optional<FileStamp> before = fd.ok() ? fd.stamp() : std::nullopt;
+  if (threads < 2 || !before || before->size < 2 * min_part) {
     return false;
   }
-  std::optional<Layout> layout = find_layout(fd, *size);
+  std::optional<Layout> layout = find_layout(fd, before->size);
   if (!layout || !trailer_parses(*layout, path)) {
     return false;
   }
@@ -319,16 +338,20 @@ bool load_list_in_parts(const std::string& path, unsigned threads, DecodeContext
     return false;
   }
   std::uint64_t bytes_before = ctx.progress ? ctx.progress->bytes.load() : 0;
-  std::vector<std::thread> workers;
-  for (std::size_t i = 1; i < parts.size(); ++i) {
-    workers.emplace_back(read_part, std::cref(path), layout->format, std::cref(ctx),
-                         std::ref(parts[i]));
-  }
-  read_part(path, layout->format, ctx, parts[0]);
-  for (std::thread& t : workers) {
-    t.join();
+  read_parts(fd.get(), path, layout->format, ctx, parts);
+  bool changed = fd.stamp() != before ||
+                 std::any_of(parts.begin(), parts.end(), [](const Part& p) { return p.changed; });
+  if (changed) {
+    ctx.diags.push_back(changed_while_read(path));
+    return true;
   }
   bool all_ok = std::all_of(parts.begin(), parts.end(), [](const Part& p) { return p.ok; });
+  std::size_t diags = 0;
+  for (const Part& p : parts) {
+    diags += p.diags.size();
+  }
+  // Past the cap the one-thread read keeps the first ones of the whole file.
+  all_ok = all_ok && diags <= k_max_diagnostics_per_file;
   std::uint64_t last_line = layout->first_line;
   for (const Part& p : parts) {
     last_line += p.newlines + p.gap_newlines;

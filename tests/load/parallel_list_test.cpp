@@ -297,3 +297,35 @@ TEST_CASE("managedFields are blanked line for line, whatever the chunks", "[load
     CHECK(blank(json, load::PrunedFieldsBlanker::Format::json, chunk) == json_blanked);
   }
 }
+
+TEST_CASE("a List whose lines are not kubectl's own is never split", "[load][parallel]") {
+  // The kubectl List, with one item's annotation changed into a crafted one.
+  const std::string list = slurp(k_dir + "kubectl-list.yaml");
+  const std::size_t at = list.find("\n  metadata:\n", list.size() / 2);
+  REQUIRE(at != std::string::npos);
+  auto crafted = [&](const std::string& lines) {
+    std::string text = list;
+    text.insert(at + 13, lines);
+    return text;
+  };
+  SECTION("a quoted value carrying a line that looks like an item start") {
+    const std::string path = write_temp(
+        "quoted.yaml", crafted("    annotations:\n      a: \"x\n- apiVersion: v1\n  kind: Node\n"
+                               "  metadata:\n    name: evil\n\"\n"));
+    CHECK_FALSE(in_parts(path, 4));
+  }
+  SECTION("a lone CR, a line break to the parser but not to the split") {
+    const std::string path = write_temp(
+        "cr.yaml", crafted("    annotations:\r- kind: Node\r  metadata:\r    name: evil\n"));
+    CHECK_FALSE(in_parts(path, 4));
+  }
+  SECTION("a flow collection left open at the end of a line") {
+    const std::string path = write_temp("flow.yaml", crafted("    annotations: {a: b,\n- c: d}\n"));
+    CHECK_FALSE(in_parts(path, 4));
+  }
+  SECTION("but a block scalar's text is not taken for structure") {
+    const std::string path = write_temp(
+        "block.yaml", crafted("    annotations:\n      a: |\n        \"x\n        [y\n"));
+    CHECK(in_parts(path, 4) == one_thread(path));
+  }
+}
