@@ -6,6 +6,8 @@
 
 #include "load/tree_builder.h"
 
+#include <fmt/format.h>
+
 namespace kpreempt::load {
 namespace {
 
@@ -15,10 +17,39 @@ bool null_scalar(const Event& ev) {
           ev.text == "NULL");
 }
 
+// Keeps the first k_max_diagnostics_per_file diagnostics of a stream and counts the rest.
+class DiagnosticCap {
+ public:
+  explicit DiagnosticCap(std::vector<Diagnostic>& diags) : m_diags(diags), m_first(diags.size()) {}
+
+  void trim() {
+    while (m_diags.size() > m_first + k_max_diagnostics_per_file) {
+      m_dropped_error = m_dropped_error || m_diags.back().severity == Severity::error;
+      m_diags.pop_back();
+      ++m_dropped;
+    }
+  }
+  void finish(const std::string& file) {
+    trim();
+    if (m_dropped > 0) {
+      m_diags.push_back(Diagnostic{
+          m_dropped_error ? Severity::error : Severity::warning, SourceLoc{file},
+          fmt::format("... and {} more diagnostics (only the first {} of a file are shown)",
+                      m_dropped, k_max_diagnostics_per_file)});
+    }
+  }
+
+ private:
+  std::vector<Diagnostic>& m_diags;
+  std::size_t m_first;
+  std::size_t m_dropped = 0;
+  bool m_dropped_error = false;
+};
+
 class StreamReader {
  public:
-  StreamReader(EventSource& src, DecodeContext& ctx)
-      : m_src(src), m_ctx(ctx), m_builder(src, m_tree) {
+  StreamReader(EventSource& src, DecodeContext& ctx, DiagnosticCap& cap)
+      : m_src(src), m_ctx(ctx), m_cap(cap), m_builder(src, m_tree) {
     m_tree.file = src.file_name();
   }
 
@@ -27,6 +58,7 @@ class StreamReader {
  private:
   void top_map(Mark mark);
   void items();
+  void list_tail();
   void decode();
   void decode_checked(Field root, Object& obj);
   std::string describe(const KindEntry& entry, const Field& root) const;
@@ -36,6 +68,7 @@ class StreamReader {
 
   EventSource& m_src;
   DecodeContext& m_ctx;
+  DiagnosticCap& m_cap;
   Tree m_tree;
   TreeBuilder m_builder;
   std::string m_key;
@@ -43,6 +76,7 @@ class StreamReader {
 
 void StreamReader::run() {
   for (;;) {
+    m_cap.trim();
     const Event& ev = m_src.next();
     switch (ev.type) {
       case EventType::stream_end:
@@ -54,6 +88,7 @@ void StreamReader::run() {
         items();
         break;
       case EventType::scalar:
+        m_builder.count_object(ev.mark);
         if (!null_scalar(ev)) {
           error(m_tree.loc(ev.mark),
                 "expected a Kubernetes object, got \"" + std::string(ev.text) + "\"");
@@ -77,22 +112,42 @@ void StreamReader::top_map(Mark mark) {
     if (key.type != EventType::scalar) {
       throw InputError(m_tree.loc(key.mark), "only string keys are supported");
     }
+    m_builder.refuse_merge_key(key);
     m_key.assign(key.text);
     Mark key_mark = key.mark;
     const Event& value = m_src.next();
     if (m_key == "items" && value.type == EventType::seq_start) {
       items();
-      // The members of a List after its items (kind, metadata) say nothing kpreempt needs.
-      m_src.skip_value_rest();
+      list_tail();
       return;
     }
     m_builder.add_root_member(m_key, key_mark, value);
   }
 }
 
+// The members of a List after its items (kind, metadata) say nothing kpreempt needs, but a
+// second `items` would be items lost without a word.
+void StreamReader::list_tail() {
+  for (;;) {
+    const Event& key = m_src.next();
+    if (key.type == EventType::map_end || key.type == EventType::stream_end) {
+      return;
+    }
+    if (key.type == EventType::scalar && key.text == "items") {
+      throw InputError(m_tree.loc(key.mark), "List: duplicate key \"items\"");
+    }
+    const Event& value = m_src.next();
+    if (key.type != EventType::scalar || value.type == EventType::map_start ||
+        value.type == EventType::seq_start) {
+      m_src.skip_value_rest();
+    }
+  }
+}
+
 // The items of a List (or of a top-level sequence), each decoded on its own.
 void StreamReader::items() {
   for (;;) {
+    m_cap.trim();
     const Event& ev = m_src.next();
     switch (ev.type) {
       case EventType::seq_end:
@@ -104,10 +159,12 @@ void StreamReader::items() {
         decode();
         break;
       case EventType::seq_start:
+        m_builder.count_object(ev.mark);
         error(m_tree.loc(ev.mark), "expected a Kubernetes object, got a list");
         m_src.skip_value_rest();
         break;
       default:
+        m_builder.count_object(ev.mark);
         if (!null_scalar(ev)) {
           error(m_tree.loc(ev.mark),
                 "expected a Kubernetes object, got \"" + std::string(ev.text) + "\"");
@@ -122,11 +179,18 @@ std::string StreamReader::describe(const KindEntry& entry, const Field& root) co
   if (!meta.is_map() || meta["name"].is_map() || meta["name"].is_seq() || !meta["name"].present()) {
     return std::string(entry.kind);
   }
+  // A name the API server would refuse is not repeated in messages: it may hold escape
+  // sequences or line breaks; the message about it gives its location instead.
+  std::string name = meta["name"].str();
+  if (!dns1123_subdomain(name)) {
+    return std::string(entry.kind);
+  }
   std::string out = std::string(entry.kind) + " ";
   if (entry.namespaced && !meta["namespace"].is_map() && !meta["namespace"].is_seq()) {
-    out += meta["namespace"].str("default") + "/";
+    std::string ns = meta["namespace"].str("default");
+    out += (dns1123_label(ns) ? ns : std::string("?")) + "/";
   }
-  return out + meta["name"].str();
+  return out + name;
 }
 
 void StreamReader::decode() {
@@ -152,8 +216,17 @@ void StreamReader::decode_checked(Field root, Object& obj) {
     throw InputError(root.loc(), "object has no kind");
   }
   const KindEntry* entry = find_kind(root["apiVersion"].str(), kind.str());
-  if (entry == nullptr && kind.str().ends_with("List") && root["items"].is_null()) {
-    return;  // an empty List written as `items: null`
+  if (entry == nullptr && kind.str().ends_with("List")) {
+    Field items = root["items"];
+    if (items.is_null()) {
+      return;  // an empty List written as `items: null`
+    }
+    // A top-level List with a list of items is streamed, never decoded here.
+    throw InputError(items.loc(), items.is_seq()
+                                      ? kind.str() +
+                                            ": a List inside a List is not read; "
+                                            "put its items in the outer List"
+                                      : kind.str() + ": items: expected a list of objects");
   }
   if (entry == nullptr) {
     m_ctx.out.count_skipped(kind.str());
@@ -174,11 +247,13 @@ void StreamReader::decode_checked(Field root, Object& obj) {
 }  // namespace
 
 void read_stream(EventSource& src, DecodeContext& ctx) {
+  DiagnosticCap cap(ctx.diags);
   try {
-    StreamReader(src, ctx).run();
+    StreamReader(src, ctx, cap).run();
   } catch (const InputError& e) {
     ctx.diags.push_back(Diagnostic{Severity::error, e.loc(), e.what()});
   }
+  cap.finish(src.file_name());
 }
 
 }  // namespace kpreempt::load

@@ -85,14 +85,27 @@ void TreeBuilder::check_size(const Event& ev) const {
   }
 }
 
-void TreeBuilder::begin(Mark mark) {
+void TreeBuilder::count_object(Mark mark) {
   if (++m_objects > k_max_objects) {
     fail(m_tree, mark,
          fmt::format("more than {} objects in one file; the rest is not read", k_max_objects));
   }
+}
+
+void TreeBuilder::begin(Mark mark) {
+  count_object(mark);
   m_tree.clear();
   Event root{EventType::map_start, mark, {}, ScalarStyle::plain};
   add_node(k_nil, NodeType::map, root);
+}
+
+// kubectl's YAML reader merges the fields of a `<<:` key's value into its map; skipping them
+// would drop fields (a pod's requests) without a word, so the key is refused.
+void TreeBuilder::refuse_merge_key(const Event& key) const {
+  if (key.style == ScalarStyle::plain && key.text == "<<") {
+    fail(m_tree, key.mark,
+         "YAML merge keys (<<) are not supported; write the merged fields out in the object");
+  }
 }
 
 void TreeBuilder::add_root_member(std::string_view key, Mark key_mark, const Event& value) {
@@ -136,6 +149,7 @@ void TreeBuilder::add_member(std::uint32_t map, const Context& ctx, const Event&
   if (key.type != EventType::scalar) {
     fail(m_tree, key.mark, "only string keys are supported");
   }
+  refuse_merge_key(key);
   if (pruned(ctx, key.text)) {
     const Event& value = m_src.next();
     if (value.type == EventType::map_start || value.type == EventType::seq_start) {

@@ -22,6 +22,11 @@ class TreeBuilder {
   void add_root_member(std::string_view key, Mark key_mark, const Event& value);
   // Reads the rest of the root map up to its map_end.
   void finish();
+  // Counts an object or a stray value of the stream (begin() counts its own); throws
+  // InputError past the limit of objects per file, so that an endless stream ends.
+  void count_object(Mark mark);
+  // Throws InputError for a YAML merge key (`<<`), which kubectl's reader would apply.
+  void refuse_merge_key(const Event& key) const;
 
  private:
   // Where a map sits, which decides what in it is left out.

@@ -94,6 +94,13 @@ class YamlSource final : public EventSource {
     try {
       *size_read = self->m_in->read(reinterpret_cast<char*>(buffer), size);
       self->m_recent.add(reinterpret_cast<const char*>(buffer), *size_read);
+      self->m_read_since_event += *size_read;
+      if (self->m_read_since_event > k_max_event_input) {
+        // libyaml keeps a value whole until it ends: an endless one would fill the memory.
+        throw InputError(
+            SourceLoc{self->m_in->name(), self->m_out.mark.line, self->m_out.mark.column},
+            "a value runs on for more than 64 MiB of input; the rest is not read");
+      }
       return 1;
     } catch (const InputError& e) {
       self->m_read_error = e;
@@ -140,6 +147,9 @@ class YamlSource final : public EventSource {
   Event m_out;
   RecentBytes m_recent;
   std::optional<InputError> m_read_error;
+  // Input read while looking for the next event; values are limited far below this.
+  static constexpr std::size_t k_max_event_input = std::size_t{64} << 20;
+  std::size_t m_read_since_event = 0;
 };
 
 // libyaml reports a bad byte as an offset only: the line and column come from the bytes kept.
@@ -234,6 +244,7 @@ const Event& YamlSource::next() {
     m_out = Event{};
     return m_out;
   }
+  m_read_since_event = 0;
   do {
     release_event();
     if (yaml_parser_parse(&m_parser, &m_event) == 0) {
