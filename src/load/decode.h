@@ -81,6 +81,9 @@ SelectorProblem check_label_selector(const Field& f);
 
 // metadata.namespace, with the API server's default for namespaced objects.
 std::string object_namespace(const Field& root);
+// The API server's name rules (k8s.io/apimachinery IsDNS1123Label, IsDNS1123Subdomain).
+bool dns1123_label(std::string_view s);
+bool dns1123_subdomain(std::string_view s);
 // metadata.name; an object without one is refused.
 std::string object_name(const Field& root);
 

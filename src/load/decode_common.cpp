@@ -81,8 +81,47 @@ void DecodeContext::warn(const Field& at, const std::string& message) const {
   diags.push_back(Diagnostic{Severity::warning, at.loc(), message});
 }
 
+namespace {
+
+// [a-z0-9]([-a-z0-9]*[a-z0-9])?, of any length.
+bool label_chars(std::string_view s) {
+  return !s.empty() && s.front() != '-' && s.back() != '-' &&
+         std::all_of(s.begin(), s.end(), [](char c) {
+           return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-';
+         });
+}
+
+}  // namespace
+
+bool dns1123_label(std::string_view s) {
+  return s.size() <= 63 && label_chars(s);
+}
+
+bool dns1123_subdomain(std::string_view s) {
+  if (s.size() > 253) {
+    return false;
+  }
+  for (std::size_t start = 0;;) {
+    const std::size_t dot = s.find('.', start);
+    if (!label_chars(s.substr(start, dot == std::string_view::npos ? dot : dot - start))) {
+      return false;
+    }
+    if (dot == std::string_view::npos) {
+      return true;
+    }
+    start = dot + 1;
+  }
+}
+
+// The API server refuses names that are not DNS-1123 subdomains and namespaces that are not
+// DNS-1123 labels; such a name (with an escape sequence or a line break, say) is no dump's.
 std::string object_namespace(const Field& root) {
-  return root["metadata"]["namespace"].str("default");
+  Field ns = root["metadata"]["namespace"];
+  std::string out = ns.str("default");
+  if (!dns1123_label(out)) {
+    ns.fail("not a valid namespace (lowercase letters, digits and '-', at most 63)");
+  }
+  return out;
 }
 
 std::string object_name(const Field& root) {
@@ -90,7 +129,11 @@ std::string object_name(const Field& root) {
   if (!name.present()) {
     name.fail("required field is missing");
   }
-  return name.str();
+  std::string out = name.str();
+  if (!dns1123_subdomain(out)) {
+    name.fail("not a valid name (lowercase letters, digits, '-' and '.', at most 253)");
+  }
+  return out;
 }
 
 model::Requirement decode_requirement(const Field& f) {

@@ -59,6 +59,9 @@ model::TopologySpreadConstraint decode_spread(const Field& c) {
 
 void decode_metadata(const Field& meta, model::Pod& p) {
   p.namespace_ = meta["namespace"].str("default");
+  if (!dns1123_label(p.namespace_)) {
+    meta["namespace"].fail("not a valid namespace (lowercase letters, digits and '-', at most 63)");
+  }
   p.uid = meta["uid"].str();
   p.labels = meta["labels"].string_map();
   p.annotations = meta["annotations"].string_map();

@@ -37,29 +37,61 @@ std::string quoted(std::string_view t) {
   return "\"" + std::string(t) + "\"";
 }
 
-bool parse_int64(std::string_view t, std::int64_t& out) {
-  bool negative = false;
-  if (!t.empty() && (t[0] == '-' || t[0] == '+')) {
-    negative = t[0] == '-';
-    t.remove_prefix(1);
-  }
-  if (t.empty()) {
+bool parse_digits(std::string_view digits, unsigned base, bool negative, std::int64_t& out) {
+  if (digits.empty()) {
     return false;
   }
   std::uint64_t v = 0;
   const std::uint64_t limit = negative ? 9223372036854775808ULL : 9223372036854775807ULL;
-  for (char c : t) {
-    if (c < '0' || c > '9') {
+  for (char c : digits) {
+    const unsigned d = c >= '0' && c <= '9'   ? static_cast<unsigned>(c - '0')
+                       : c >= 'a' && c <= 'f' ? static_cast<unsigned>(c - 'a' + 10)
+                       : c >= 'A' && c <= 'F' ? static_cast<unsigned>(c - 'A' + 10)
+                                              : 99;
+    if (d >= base || v > (limit - d) / base) {
       return false;
     }
-    std::uint64_t d = static_cast<std::uint64_t>(c - '0');
-    if (v > (limit - d) / 10) {
-      return false;
-    }
-    v = v * 10 + d;
+    v = v * base + d;
   }
   out = negative ? static_cast<std::int64_t>(0 - v) : static_cast<std::int64_t>(v);
   return true;
+}
+
+// A plain integer as kubectl's YAML reader (go-yaml v2, YAML 1.1) resolves one before it
+// becomes JSON: `_` separators dropped anywhere, an optional sign, then 0x/0X hex, 0o/0O or a
+// leading 0 octal, 0b/0B binary, or decimal. A leading 0 followed by an 8 or 9 is not octal;
+// go-yaml takes it for the float it is written like, which becomes a decimal JSON number.
+// JSON numbers are decimal and read the same.
+bool parse_int64(std::string_view written, std::int64_t& out) {
+  if (written.empty() || written.front() == '_') {
+    return false;  // go-yaml only tries numbers starting with a digit, a sign or a dot
+  }
+  std::string t;
+  for (char c : written) {
+    if (c != '_') {
+      t += c;
+    }
+  }
+  std::string_view digits = t;
+  bool negative = false;
+  if (!digits.empty() && (digits[0] == '-' || digits[0] == '+')) {
+    negative = digits[0] == '-';
+    digits.remove_prefix(1);
+  }
+  if (digits.size() > 1 && digits[0] == '0') {
+    const char p = digits[1];
+    const unsigned base = p == 'x' || p == 'X'   ? 16
+                          : p == 'o' || p == 'O' ? 8
+                          : p == 'b' || p == 'B' ? 2
+                                                 : 0;
+    if (base != 0) {
+      return parse_digits(digits.substr(2), base, negative, out);
+    }
+    if (digits.find_first_of("89") == std::string_view::npos) {
+      return parse_digits(digits.substr(1), 8, negative, out);
+    }
+  }
+  return parse_digits(digits, 10, negative, out);
 }
 
 }  // namespace
@@ -203,12 +235,19 @@ bool Field::boolean(bool def) const {
     return def;
   }
   std::string_view t = scalar_text("true or false");
+  // go-yaml v2 (YAML 1.1) booleans, which kubectl's YAML reader turns into JSON ones.
   if (node().style == ScalarStyle::plain) {
-    if (t == "true" || t == "True" || t == "TRUE") {
-      return true;
+    for (std::string_view yes :
+         {"true", "True", "TRUE", "yes", "Yes", "YES", "y", "Y", "on", "On", "ON"}) {
+      if (t == yes) {
+        return true;
+      }
     }
-    if (t == "false" || t == "False" || t == "FALSE") {
-      return false;
+    for (std::string_view no :
+         {"false", "False", "FALSE", "no", "No", "NO", "n", "N", "off", "Off", "OFF"}) {
+      if (t == no) {
+        return false;
+      }
     }
   }
   fail_expected("true or false");
