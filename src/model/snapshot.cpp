@@ -375,6 +375,7 @@ Snapshot SnapshotBuilder::build(std::vector<Diagnostic>& diags) && {
   normalize_all(s.m_nodes, s.m_pods, s.m_pdbs, s.m_classes, s.m_scheduler_config);
   drop_all_duplicates(s.m_nodes, s.m_classes, s.m_pods, s.m_pdbs, diags);
   check_class_values(s.m_classes, diags);
+  s.m_koordinator.check_quota_parents(diags);
   s.m_node_index.clear();
   s.m_pod_index.clear();
 

@@ -3,8 +3,10 @@
 // quota.scheduling.koordinator.sh labels) and gang PodGroups.
 #pragma once
 
+#include "kpreempt/diag.h"
 #include "kpreempt/model/objects.h"
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -14,6 +16,8 @@ namespace kpreempt::model {
 
 // Built-in quota names (apis/extension/elastic_quota.go).
 inline constexpr std::string_view k_koord_root_quota = "koordinator-root-quota";
+// Deeper quota trees are refused; real ones have a handful of levels.
+inline constexpr std::size_t k_max_quota_depth = 1000;
 inline constexpr std::string_view k_koord_default_quota = "koordinator-default-quota";
 inline constexpr std::string_view k_koord_system_quota = "koordinator-system-quota";
 
@@ -47,6 +51,9 @@ struct KoordinatorObjects {
   std::vector<KoordPodGroup> pod_groups;  // input order
 
   const KoordElasticQuota* find_quota(std::string_view name) const;
+  // Errors for quotas whose parent labels loop (a quota its own parent, a cycle) or nest
+  // deeper than k_max_quota_depth: the quota tree is walked recursively later.
+  void check_quota_parents(std::vector<Diagnostic>& diags) const;
   const KoordPodGroup* find_pod_group(std::string_view ns, std::string_view name) const;
 };
 
