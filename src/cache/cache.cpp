@@ -3,26 +3,73 @@
 // trouble with an entry means a miss: the cache can make a run faster, never wrong or fail.
 #include "kpreempt/cache/cache.h"
 
+#include <fcntl.h>
 #include <fmt/format.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <charconv>
+#include <csignal>
 #include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <set>
 #include <string_view>
+#include <utility>
 
 namespace kpreempt::cache {
 namespace {
 
 namespace fs = std::filesystem;
 
-std::string stamp(const struct stat& st) {
-  return fmt::format("{} {}.{:09}", st.st_size, st.st_mtim.tv_sec, st.st_mtim.tv_nsec);
+// A fingerprint of the file's bytes: size and mtime alone miss a file rewritten within the
+// same second, or one given its old mtime back.
+std::optional<std::uint64_t> content_hash(const fs::path& p) {
+  int fd = ::open(p.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0) {
+    return std::nullopt;
+  }
+  struct stat st {};
+  std::optional<std::uint64_t> out;
+  if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
+    std::string buf(std::size_t{1} << 20, '\0');
+    std::uint64_t h = 0;
+    for (;;) {
+      ssize_t n = ::read(fd, buf.data(), buf.size());
+      if (n < 0 && errno == EINTR) {
+        continue;
+      }
+      if (n <= 0) {
+        out = n == 0 ? std::optional<std::uint64_t>(h) : std::nullopt;
+        break;
+      }
+      h = (h ^ checksum(std::string_view(buf.data(), static_cast<std::size_t>(n)))) *
+          0x9E3779B185EBCA87ULL;
+    }
+  }
+  ::close(fd);
+  return out;
 }
+
+// Size, mtime and, for a regular file, a hash of its bytes.
+std::string stamp(const fs::path& p, const struct stat& st) {
+  std::string out = fmt::format("{} {}.{:09}", st.st_size, st.st_mtim.tv_sec, st.st_mtim.tv_nsec);
+  if (S_ISREG(st.st_mode)) {
+    std::optional<std::uint64_t> h = content_hash(p);
+    out += h ? fmt::format(" {:016x}", *h) : " unreadable";
+  } else if (!S_ISDIR(st.st_mode)) {
+    out += " special";
+  }
+  return out;
+}
+
+using Visited = std::set<std::pair<dev_t, ino_t>>;
 
 // Every file of a folder counts, not only the ones the loader reads: a spare change costs a
 // miss, a missed change would cost a wrong answer. Folder mtimes catch added and removed files.
-bool add_folder(const fs::path& dir, bool recursive, Key& key) {
+bool add_folder(const fs::path& dir, bool recursive, Key& key, Visited& visited) {
   std::error_code ec;
   std::vector<fs::path> entries;
   for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
@@ -38,14 +85,15 @@ bool add_folder(const fs::path& dir, bool recursive, Key& key) {
       continue;  // a dangling link: the loader skips or reports it the same way each time
     }
     if (S_ISDIR(st.st_mode)) {
-      if (recursive) {
-        key.text += fmt::format("d {} {}\n", p.string(), stamp(st));
-        if (!add_folder(p, recursive, key)) {
+      // A folder met again (a link loop) is read once by the loader too.
+      if (recursive && visited.emplace(st.st_dev, st.st_ino).second) {
+        key.text += fmt::format("d {} {}\n", p.string(), stamp(p, st));
+        if (!add_folder(p, recursive, key, visited)) {
           return false;
         }
       }
     } else {
-      key.text += fmt::format("f {} {}\n", p.string(), stamp(st));
+      key.text += fmt::format("f {} {}\n", p.string(), stamp(p, st));
       key.total_bytes += static_cast<std::uint64_t>(st.st_size);
     }
   }
@@ -94,14 +142,15 @@ std::optional<Key> make_key(const std::vector<std::string>& files, bool recursiv
     key.identity += fmt::format("input {} {}\n", canonical.string(), file);
     if (S_ISDIR(st.st_mode)) {
       Key inner;
-      inner.text = fmt::format("d {} {}\n", canonical.string(), stamp(st));
-      if (!add_folder(canonical, recursive, inner)) {
+      inner.text = fmt::format("d {} {}\n", canonical.string(), stamp(canonical, st));
+      Visited visited{{st.st_dev, st.st_ino}};
+      if (!add_folder(canonical, recursive, inner, visited)) {
         return std::nullopt;
       }
       stamps += inner.text;
       key.total_bytes += inner.total_bytes;
     } else {
-      stamps += fmt::format("f {} {}\n", canonical.string(), stamp(st));
+      stamps += fmt::format("f {} {}\n", canonical.string(), stamp(canonical, st));
       key.total_bytes += static_cast<std::uint64_t>(st.st_size);
     }
   }
@@ -126,15 +175,89 @@ fs::path entry_path(const fs::path& dir, const Key& key) {
   return dir / fmt::format("{:016x}.kps", fnv1a(key.identity));
 }
 
-std::optional<SnapshotFile> lookup(const Key& key) {
+namespace {
+
+// Why the cache folder must not be used, or an empty string. Entries in a folder another user
+// can write to, or reached through a link, could be planted to make a run answer wrongly.
+std::string untrusted_folder(const fs::path& dir) {
+  struct stat st {};
+  if (::lstat(dir.c_str(), &st) != 0) {
+    return fmt::format("cannot open \"{}\": {}", dir.string(), std::strerror(errno));
+  }
+  if (S_ISLNK(st.st_mode)) {
+    return fmt::format("\"{}\" is a link", dir.string());
+  }
+  if (!S_ISDIR(st.st_mode)) {
+    return fmt::format("\"{}\" is not a folder", dir.string());
+  }
+  if (st.st_uid != ::geteuid()) {
+    return fmt::format("\"{}\" belongs to another user", dir.string());
+  }
+  if ((st.st_mode & (S_IWGRP | S_IWOTH)) != 0) {
+    return fmt::format("\"{}\" can be written by other users", dir.string());
+  }
+  return {};
+}
+
+// An entry is a compact form of its inputs: bigger than this, it was not written by kpreempt.
+EntryRules rules_for(const Key& key) {
+  return EntryRules{key.total_bytes * 4 + (std::uint64_t{64} << 20)};
+}
+
+// Temporary files of writers that died (SIGTERM, power loss) and entries of other releases.
+void remove_leftovers(const fs::path& dir) {
+  std::error_code ec;
+  const std::time_t now = std::time(nullptr);
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    const std::size_t tmp = name.find(".kps.tmp.");
+    struct stat st {};
+    if (::lstat(it->path().c_str(), &st) != 0 || !S_ISREG(st.st_mode)) {
+      continue;
+    }
+    if (tmp != std::string::npos) {
+      const long pid = std::strtol(name.c_str() + tmp + 9, nullptr, 10);
+      const bool writer_gone =
+          pid <= 0 || (::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH);
+      if (writer_gone || now - st.st_mtim.tv_sec > 24 * 3600) {
+        ::unlink(it->path().c_str());
+      }
+    } else if (name.ends_with(".kps") && other_version(it->path().string())) {
+      ::unlink(it->path().c_str());
+    }
+  }
+}
+
+}  // namespace
+
+std::optional<SnapshotFile> lookup(const Key& key, std::string* ignored) {
   auto dir = directory();
   if (!dir) {
     return std::nullopt;
   }
+  std::error_code ec;
+  if (!fs::exists(*dir, ec)) {
+    return std::nullopt;
+  }
+  if (std::string why = untrusted_folder(*dir); !why.empty()) {
+    if (ignored != nullptr) {
+      *ignored = why;
+    }
+    return std::nullopt;
+  }
+  const std::string path = entry_path(*dir, key).string();
   try {
-    return read_snapshot_file(entry_path(*dir, key).string(), key.text);
+    return read_cache_entry(path, key.text, rules_for(key));
+  } catch (const SnapshotError& e) {
+    // Absent, stale, other version, corrupt: rebuilt by the caller. Not ours: say so.
+    struct stat st {};
+    if (ignored != nullptr && ::lstat(path.c_str(), &st) == 0 &&
+        e.kind() == SnapshotError::Kind::unreadable) {
+      *ignored = e.what();
+    }
+    return std::nullopt;
   } catch (const std::exception&) {
-    return std::nullopt;  // absent, stale, other version, corrupt: rebuilt by the caller
+    return std::nullopt;
   }
 }
 
@@ -144,10 +267,14 @@ std::string store(const Key& key, const SnapshotFile& file) {
     return {};
   }
   std::error_code ec;
-  fs::create_directories(*dir, ec);
-  if (ec) {
+  fs::create_directories(dir->parent_path(), ec);
+  if (::mkdir(dir->c_str(), 0700) != 0 && errno != EEXIST) {
     return {};  // no usable cache folder: silently no cache
   }
+  if (std::string why = untrusted_folder(*dir); !why.empty()) {
+    return why;
+  }
+  remove_leftovers(*dir);
   return write_snapshot_file(entry_path(*dir, key).string(), file, key.text);
 }
 

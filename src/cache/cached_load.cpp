@@ -78,14 +78,19 @@ LoadPlan plan_load(const std::vector<std::string>& files, const load::LoadOption
 
 SnapshotFile load_snapshot(const LoadPlan& plan, const load::LoadOptions& opts,
                            std::vector<Diagnostic>& notes) {
+  std::string ignored;
   if (plan.key) {
-    if (std::optional<SnapshotFile> hit = lookup(*plan.key)) {
+    if (std::optional<SnapshotFile> hit = lookup(*plan.key, &ignored)) {
       return std::move(*hit);
+    }
+    if (!ignored.empty()) {
+      // Said once; what is not trusted is not written over either.
+      notes.push_back({Severity::warning, {}, "snapshot cache ignored: " + ignored});
     }
   }
   SnapshotFile file = load_uncached(plan, opts);
   // A load with errors is never stored: the next run must report them again.
-  if (plan.key && !any_error(file.load_diags) && !any_error(file.build_diags)) {
+  if (plan.key && ignored.empty() && !any_error(file.load_diags) && !any_error(file.build_diags)) {
     std::string why = store(*plan.key, file);
     if (!why.empty()) {
       notes.push_back({Severity::warning, {}, "snapshot cache not written: " + why});

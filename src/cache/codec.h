@@ -12,6 +12,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <map>
 #include <optional>
 #include <stdexcept>
@@ -139,6 +140,35 @@ class Writer {
   std::string m_out;
 };
 
+// Well-formed UTF-8: no stray continuation bytes, overlong forms, surrogates or values past
+// U+10FFFF.
+inline bool valid_utf8(std::string_view s) {
+  const auto* p = reinterpret_cast<const unsigned char*>(s.data());
+  const auto* end = p + s.size();
+  while (p < end) {
+    if (*p < 0x80) {
+      ++p;
+      continue;
+    }
+    int more = *p >= 0xF0 ? 3 : *p >= 0xE0 ? 2 : *p >= 0xC2 ? 1 : -1;
+    if (more < 0 || *p > 0xF4 || end - p <= more) {
+      return false;
+    }
+    const unsigned c0 = p[0], c1 = p[1];
+    if ((c0 == 0xE0 && c1 < 0xA0) || (c0 == 0xED && c1 > 0x9F) || (c0 == 0xF0 && c1 < 0x90) ||
+        (c0 == 0xF4 && c1 > 0x8F)) {
+      return false;
+    }
+    for (int i = 1; i <= more; ++i) {
+      if ((p[i] & 0xC0) != 0x80) {
+        return false;
+      }
+    }
+    p += more + 1;
+  }
+  return true;
+}
+
 class Reader {
  public:
   explicit Reader(std::string_view in) : m_p(in.data()), m_end(in.data() + in.size()) {}
@@ -204,12 +234,20 @@ class Reader {
       v = static_cast<T>(u);
       check_enum(v);
     } else if constexpr (std::is_same_v<T, std::string>) {
+      // Checked like parsed input: the renderers rely on UTF-8 text.
       std::size_t n = count();
       v.assign(take(n), n);
+      if (!valid_utf8(v)) {
+        throw DecodeError("a string is not UTF-8");
+      }
     } else {
       static_assert(std::is_same_v<T, model::Quantity>);
       std::int64_t milli = 0;
       get(milli);
+      // The parser never yields the one value whose negation overflows.
+      if (milli == std::numeric_limits<std::int64_t>::min()) {
+        throw DecodeError("a quantity is out of range");
+      }
       v = model::Quantity::from_milli(milli);
     }
   }

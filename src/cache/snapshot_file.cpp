@@ -39,6 +39,8 @@ std::uint64_t load64(const char* p) {
 
 // A 64-bit checksum in the manner of xxHash64 (four multiply-rotate lanes over 32-byte
 // stripes, then an avalanche): several GB/s, so checking a large file costs little.
+}  // namespace
+
 std::uint64_t checksum(std::string_view data) {
   constexpr std::uint64_t k_p1 = 0x9E3779B185EBCA87ULL;
   constexpr std::uint64_t k_p2 = 0xC2B2AE3D27D4EB4FULL;
@@ -64,6 +66,8 @@ std::uint64_t checksum(std::string_view data) {
   h ^= h >> 32;
   return h;
 }
+
+namespace {
 
 template <class I>
 void put_int(std::string& out, I v) {
@@ -167,10 +171,7 @@ bool looks_like_snapshot(const std::string& path) {
   if (!std::filesystem::is_regular_file(path, ec)) {
     return false;
   }
-  if (std::filesystem::path(path).extension() == ".kps") {
-    return true;
-  }
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0) {
     return false;
   }
@@ -219,8 +220,12 @@ SnapshotFile decode(std::string_view bytes, std::string_view key) {
   return file;
 }
 
-SnapshotFile read_snapshot_file(const std::string& path, std::string_view key) {
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+namespace {
+
+// Opens without blocking (a FIFO answers no read) and checks the file before reading it.
+int open_checked(const std::string& path, const EntryRules* rules) {
+  const int flags = O_RDONLY | O_CLOEXEC | O_NONBLOCK | (rules != nullptr ? O_NOFOLLOW : 0);
+  int fd = ::open(path.c_str(), flags);
   struct stat st {};
   if (fd < 0 || ::fstat(fd, &st) != 0) {
     std::string why = errno_text();
@@ -229,6 +234,26 @@ SnapshotFile read_snapshot_file(const std::string& path, std::string_view key) {
     }
     throw SnapshotError(Kind::unreadable, fmt::format("cannot open \"{}\": {}", path, why));
   }
+  std::string why;
+  if (!S_ISREG(st.st_mode)) {
+    why = "not a regular file";
+  } else if (rules != nullptr && st.st_uid != ::geteuid()) {
+    why = "owned by another user";
+  } else if (rules != nullptr && static_cast<std::uint64_t>(st.st_size) > rules->max_bytes) {
+    why = fmt::format("{} bytes, more than the {} an entry for these inputs can have", st.st_size,
+                      rules->max_bytes);
+  }
+  if (!why.empty()) {
+    ::close(fd);
+    throw SnapshotError(Kind::unreadable, fmt::format("cannot open \"{}\": {}", path, why));
+  }
+  return fd;
+}
+
+SnapshotFile read_checked(const std::string& path, std::string_view key, const EntryRules* rules) {
+  int fd = open_checked(path, rules);
+  struct stat st {};
+  ::fstat(fd, &st);
   auto size = static_cast<std::size_t>(st.st_size);
   std::unique_ptr<char[]> buf(new char[size]);  // not zero-filled: it is read over at once
   std::size_t got = 0;
@@ -246,6 +271,39 @@ SnapshotFile read_snapshot_file(const std::string& path, std::string_view key) {
   return decode(std::string_view(buf.get(), got), key);
 }
 
+}  // namespace
+
+SnapshotFile read_snapshot_file(const std::string& path, std::string_view key) {
+  return read_checked(path, key, nullptr);
+}
+
+SnapshotFile read_cache_entry(const std::string& path, std::string_view key,
+                              const EntryRules& rules) {
+  return read_checked(path, key, &rules);
+}
+
+bool other_version(const std::string& path) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW);
+  if (fd < 0) {
+    return false;
+  }
+  std::array<char, 256> head{};
+  ssize_t n = ::read(fd, head.data(), head.size());
+  ::close(fd);
+  if (n < static_cast<ssize_t>(k_magic.size()) ||
+      std::memcmp(head.data(), k_magic.data(), k_magic.size()) != 0) {
+    return false;  // not a snapshot at all: not ours to remove
+  }
+  try {
+    HeaderReader h(
+        std::string_view(head.data(), static_cast<std::size_t>(n)).substr(k_magic.size()));
+    check_versions(h);
+    return false;
+  } catch (const SnapshotError& e) {
+    return e.kind() == Kind::version;
+  }
+}
+
 std::string write_snapshot_file(const std::string& path, const SnapshotFile& file,
                                 std::string_view key) {
   // Header and payload are written apart: a large snapshot is not copied once more.
@@ -253,7 +311,9 @@ std::string write_snapshot_file(const std::string& path, const SnapshotFile& fil
   // A unique name in the same folder: rename() is atomic only within one file system, and
   // two processes filling the same cache entry must not write into one temporary file.
   std::string tmp = fmt::format("{}.tmp.{}.{:x}", path, ::getpid(), std::random_device{}());
-  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  // A cache entry is for this user's eyes only; a snapshot written on request is a document.
+  const mode_t mode = key.empty() ? 0644 : 0600;
+  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, mode);
   if (fd < 0) {
     return fmt::format("cannot write \"{}\": {}", path, errno_text());
   }

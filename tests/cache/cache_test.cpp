@@ -7,6 +7,8 @@
 #include "support/run.h"
 
 #include <catch2/catch.hpp>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <chrono>
 
@@ -134,8 +136,8 @@ TEST_CASE("a cache entry that cannot be written costs a warning, not the answer"
   Run r = fx.explain();
   CHECK(r.code == 0);
   CHECK(r.out == plain.out);
-  CHECK(r.err == plain.err + "kpreempt: warning: snapshot cache not written: cannot write \"" +
-                     fx.entry().string() + "\": Is a directory\n");
+  CHECK(r.err == plain.err + "kpreempt: warning: snapshot cache ignored: cannot open \"" +
+                     fx.entry().string() + "\": not a regular file\n");
   CHECK(fx.entries() == 1);  // no temporary file left behind
 }
 
@@ -211,6 +213,79 @@ TEST_CASE("cache keys follow paths, sizes, times and -R, and stdin has none", "[
       fx.tmp.path() / "dir" / "a.yaml",
       fs::last_write_time(fx.tmp.path() / "dir" / "a.yaml") + std::chrono::nanoseconds(1000));
   CHECK(cache::make_key({dir}, false)->text != flat.text);
+}
+
+TEST_CASE("the cache folder and its entries are private to the user", "[cache]") {
+  Fixture fx;
+  REQUIRE(fx.explain().code == 0);
+  struct stat st {};
+  REQUIRE(::stat(fx.cache_dir.c_str(), &st) == 0);
+  CHECK((st.st_mode & 0777) == 0700);
+  REQUIRE(::stat(fx.entry().c_str(), &st) == 0);
+  CHECK((st.st_mode & 0777) == 0600);
+}
+
+TEST_CASE("an entry others could have planted is ignored, said once, and not written over",
+          "[cache]") {
+  Fixture fx;
+  Run plain = fx.explain({"--pod", "ml/trainer-0", "--no-cache"});
+  REQUIRE(fx.explain().code == 0);
+  cache::SnapshotFile planted = *cache::lookup(fx.key());
+  planted.load_diags.push_back({Severity::warning, {"planted.yaml", 1, 1}, "planted"});
+  const std::string planted_bytes = cache::encode(planted, fx.key().text);
+  SECTION("in a folder others can write to") {
+    spit(fx.entry(), planted_bytes);
+    fs::permissions(fx.cache_dir, fs::perms::others_write, fs::perm_options::add);
+    Run r = fx.explain();
+    CHECK(r.out == plain.out);
+    CHECK(r.err == plain.err + "kpreempt: warning: snapshot cache ignored: \"" +
+                       fx.cache_dir.string() + "\" can be written by other users\n");
+    CHECK(slurp(fx.entry()) == planted_bytes);
+  }
+  SECTION("through a link") {
+    const fs::path elsewhere = fx.tmp.path() / "elsewhere.kps";
+    spit(elsewhere, planted_bytes);
+    fs::remove(fx.entry());
+    fs::create_symlink(elsewhere, fx.entry());
+    Run r = fx.explain();
+    CHECK(r.out == plain.out);
+    CHECK(r.err.find("planted") == std::string::npos);
+    CHECK(r.err.find("snapshot cache ignored: cannot open") != std::string::npos);
+    CHECK(slurp(elsewhere) == planted_bytes);
+  }
+  SECTION("a FIFO at the entry's path") {
+    fs::remove(fx.entry());
+    REQUIRE(::mkfifo(fx.entry().c_str(), 0600) == 0);
+    Run r = fx.explain();
+    CHECK(r.code == 0);
+    CHECK(r.out == plain.out);
+  }
+}
+
+TEST_CASE("an input rewritten with its old size and time misses the cache", "[cache]") {
+  Fixture fx;
+  REQUIRE(fx.explain().code == 0);
+  const auto when = fs::last_write_time(fx.dump);
+  std::string bytes = slurp(fx.dump);
+  const std::size_t at = bytes.find("trainer-0");
+  REQUIRE(at != std::string::npos);
+  bytes[at + 8] = '9';  // another pod name, same length
+  spit(fx.dump, bytes);
+  fs::last_write_time(fx.dump, when);
+  CHECK_FALSE(cache::lookup(fx.key()));
+}
+
+TEST_CASE("temporary files of writers that died are cleaned up", "[cache]") {
+  Fixture fx;
+  REQUIRE(fx.explain().code == 0);
+  // No process has pid 0x7FFFFFF0 (pid_max is far lower).
+  const fs::path stale = fx.cache_dir / "0123456789abcdef.kps.tmp.2147483632.1a2b";
+  spit(stale, "half");
+  fs::last_write_time(fx.entry(), fs::last_write_time(fx.entry()) - std::chrono::hours(1));
+  fs::last_write_time(fx.dump, fs::last_write_time(fx.dump) + std::chrono::seconds(2));
+  REQUIRE(fx.explain().code == 0);  // a miss, so an entry is written
+  CHECK_FALSE(fs::exists(stale));
+  CHECK(fx.entries() == 1);
 }
 
 }  // namespace kpreempt::test

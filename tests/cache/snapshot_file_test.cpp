@@ -156,9 +156,9 @@ TEST_CASE("a damaged snapshot file given with -f is refused with the reason", "[
     CHECK(refused(bytes.substr(0, 14)) ==
           bad + ": error: truncated snapshot (the header is cut short)" + recreate);
   }
-  SECTION("a .kps that is not a snapshot has a bad magic") {
+  SECTION("a file named .kps without the magic bytes is read as the YAML it is") {
     CHECK(refused("apiVersion: v1\nkind: Node\n") ==
-          bad + ": error: not a kpreempt snapshot (bad magic)\n");
+          bad + ":1:1: error: Node: metadata.name is required\n");
   }
   SECTION("a file of another kpreempt release names both versions") {
     cache::SnapshotFile f = load_file({k_demo});
@@ -170,6 +170,22 @@ TEST_CASE("a damaged snapshot file given with -f is refused with the reason", "[
     Run r = run_cli({"matrix", "-f", tmp.str("absent.kps")});
     CHECK(r.code == 2);
     CHECK(r.err.find("absent.kps") != std::string::npos);
+  }
+}
+
+TEST_CASE("a decoded string or quantity is checked like parsed input", "[cache]") {
+  cache::SnapshotFile f;
+  f.load_diags.push_back(Diagnostic{Severity::warning, SourceLoc{"dump.yaml", 1, 1}, "ok"});
+  const std::string good = cache::encode(f, "");
+  REQUIRE_NOTHROW(cache::decode(good));
+  cache::SnapshotFile bad = f;
+  bad.load_diags.front().message = "not \xC3\x28 UTF-8";
+  try {
+    cache::decode(cache::encode(bad, ""));
+    FAIL("decoded");
+  } catch (const cache::SnapshotError& e) {
+    CHECK(std::string(e.what()) ==
+          "corrupted snapshot (a string is not UTF-8); recreate it with kpreempt snapshot");
   }
 }
 

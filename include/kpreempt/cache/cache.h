@@ -23,8 +23,9 @@ enum class Mode { automatic, on, off };
 inline constexpr std::uint64_t k_default_min_bytes = 50'000'000;
 std::uint64_t min_bytes();
 
-// What identifies a load of the -f inputs: each input's canonical path, size and mtime (every
-// file of a folder, and the folders themselves), -R, the tool and the format version.
+// What identifies a load of the -f inputs: each input's canonical path, size, mtime and a
+// hash of its bytes (every file of a folder, and the folders themselves), -R, the tool and
+// the format version.
 struct Key {
   std::string identity;  // the inputs without sizes and times: names the cache entry
   std::string text;      // identity plus sizes and times: must match the entry's
@@ -40,7 +41,9 @@ std::optional<std::filesystem::path> directory();
 std::filesystem::path entry_path(const std::filesystem::path& dir, const Key& key);
 
 // The entry for `key`, or nullopt when absent, stale, truncated or corrupt (never an error).
-std::optional<SnapshotFile> lookup(const Key& key);
+// An entry or cache folder that cannot be trusted (another user's, writable by others, a
+// link, not a regular file, too big) is ignored, and `ignored` says why.
+std::optional<SnapshotFile> lookup(const Key& key, std::string* ignored = nullptr);
 // Stores the entry; returns why it could not (empty on success or when there is no usable
 // cache folder, which is not worth a word).
 std::string store(const Key& key, const SnapshotFile& file);

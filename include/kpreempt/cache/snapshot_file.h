@@ -40,8 +40,8 @@ class SnapshotError : public std::runtime_error {
 // The version of kpreempt recorded in (and required of) snapshot files.
 std::string_view tool_version();
 
-// True when the file starts like a snapshot file, or is named *.kps: a damaged snapshot file
-// then reports bad magic instead of a YAML syntax error. Folders and "-" are never snapshots.
+// True when the file starts with a snapshot file's magic bytes, whatever its name: a YAML file
+// named *.kps is read as YAML. Folders, FIFOs and "-" are never snapshots.
 bool looks_like_snapshot(const std::string& path);
 
 // The complete file. `key` identifies the inputs of a cache entry (empty for a file written
@@ -54,8 +54,23 @@ std::string encode(const SnapshotFile& file, std::string_view key,
 // without the file name, e.g. "not a kpreempt snapshot (bad magic)").
 SnapshotFile decode(std::string_view bytes, std::string_view key = {});
 
-// decode() of a file read with a single read. Throws SnapshotError.
+// decode() of a file read with a single read. Throws SnapshotError, also when the file is
+// not a regular file (a FIFO would block the read).
 SnapshotFile read_snapshot_file(const std::string& path, std::string_view key = {});
+
+// What a cache entry must be before it is read: a regular file, not reached through a link,
+// owned by this user, and at most max_bytes long (a planted sparse file would take gigabytes).
+struct EntryRules {
+  std::uint64_t max_bytes = 0;
+};
+SnapshotFile read_cache_entry(const std::string& path, std::string_view key,
+                              const EntryRules& rules);
+
+// Whether `path` is a snapshot file of another format or kpreempt release (a stale entry).
+bool other_version(const std::string& path);
+
+// The 64-bit checksum of snapshot payloads (several GB/s), also used to fingerprint inputs.
+std::uint64_t checksum(std::string_view data);
 
 // Writes encode() to a temporary file next to `path`, then renames it over `path`, so that
 // readers never see half a file. Returns why it failed, or an empty string.
