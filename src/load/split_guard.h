@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 // Whether YAML lines can be cut apart and blanked line by line as the parallel List reader
-// does. Line-based reasoning holds only where no scalar or flow collection spans a line break:
-// a quoted scalar or a `[`/`{` left open at the end of a line may carry on with lines that look
-// like item starts or pruned keys. kubectl prints neither; such a file is read on one thread.
+// does. A quoted scalar or a flow collection may run over several lines (kubectl folds long
+// quoted messages), but only over lines indented deeper than the one that opened it and than
+// any line the blanker reasons about (6 spaces): a continuation line that looks like an item
+// start or a pruned key would be read differently by the split and by the parser. Such a file,
+// or one with a line longer than the reader takes, is read on one thread.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <string_view>
 
@@ -26,6 +29,8 @@ class SplitGuard {
   }
 
  private:
+  static constexpr long k_deepest_structure = 6;  // PrunedFieldsBlanker's deepest key indent
+
   static std::size_t indent_of(std::string_view line) {
     const std::size_t n = line.find_first_not_of(' ');
     return n == std::string_view::npos ? line.size() : n;
@@ -41,41 +46,56 @@ class SplitGuard {
 
   bool line_ok(std::string_view line) {
     const std::size_t indent = indent_of(line);
+    const auto deep = static_cast<long>(indent);
+    if (indent == line.size()) {
+      return true;  // a blank line changes nothing
+    }
     if (m_block_indent >= 0) {
-      // The content of a block scalar: any text, as long as it is indented deeper.
-      if (indent == line.size() || static_cast<long>(indent) > m_block_indent) {
-        return true;
+      if (deep > m_block_indent) {
+        return true;  // a block scalar's text: anything, indented deeper
       }
       m_block_indent = -1;
     }
-    return scan(line, indent);
-  }
-
-  // Walks one line outside any block scalar; false when a quote or bracket stays open.
-  bool scan(std::string_view line, std::size_t indent) {
-    int depth = 0;
-    for (std::size_t i = indent; i < line.size(); ++i) {
-      const char c = line[i];
-      if ((c == '"' || c == '\'') && token_start(line, i)) {
-        i = close_quote(line, i);
-        if (i == std::string_view::npos) {
-          return false;
-        }
-      } else if (c == '#' && token_start(line, i)) {
-        break;
-      } else if ((c == '[' || c == '{') && token_start(line, i)) {
-        ++depth;
-      } else if ((c == ']' || c == '}') && depth > 0) {
-        --depth;
-      }
-    }
-    if (depth != 0) {
+    const bool continuing = m_open_indent >= 0;
+    if (continuing && deep <= std::max(m_open_indent, k_deepest_structure)) {
       return false;
     }
-    if (block_header(line)) {
-      m_block_indent = static_cast<long>(indent);
+    scan(line, indent);
+    if (m_quote != 0 || m_depth > 0) {
+      m_open_indent = continuing ? m_open_indent : deep;
+    } else {
+      m_open_indent = -1;
+      if (!continuing && block_header(line)) {
+        m_block_indent = deep;
+      }
     }
     return true;
+  }
+
+  // Walks one line from `from`, carrying the quote and bracket state over from the last line.
+  void scan(std::string_view line, std::size_t from) {
+    for (std::size_t i = from; i < line.size(); ++i) {
+      const char c = line[i];
+      if (m_quote != 0) {
+        if (m_quote == '"' && c == '\\') {
+          ++i;
+        } else if (c == m_quote) {
+          if (m_quote == '\'' && i + 1 < line.size() && line[i + 1] == '\'') {
+            ++i;
+          } else {
+            m_quote = 0;
+          }
+        }
+      } else if ((c == '"' || c == '\'') && token_start(line, i)) {
+        m_quote = c;
+      } else if (c == '#' && token_start(line, i)) {
+        return;
+      } else if ((c == '[' || c == '{') && token_start(line, i)) {
+        ++m_depth;
+      } else if ((c == ']' || c == '}') && m_depth > 0) {
+        --m_depth;
+      }
+    }
   }
 
   // Whether the line ends in a block scalar header: `|` or `>`, with indicators.
@@ -91,23 +111,9 @@ class SplitGuard {
     return (line[i] == '|' || line[i] == '>') && token_start(line, i);
   }
 
-  // The index of the closing quote of the one at `open`, or npos when the line ends first.
-  static std::size_t close_quote(std::string_view line, std::size_t open) {
-    const char q = line[open];
-    for (std::size_t i = open + 1; i < line.size(); ++i) {
-      if (q == '"' && line[i] == '\\') {
-        ++i;
-      } else if (line[i] == q) {
-        if (q == '\'' && i + 1 < line.size() && line[i + 1] == '\'') {
-          ++i;
-          continue;
-        }
-        return i;
-      }
-    }
-    return std::string_view::npos;
-  }
-
+  char m_quote = 0;          // the quote a scalar left open, or 0
+  int m_depth = 0;           // flow collections left open
+  long m_open_indent = -1;   // the indent of the line that left them open, or -1
   long m_block_indent = -1;  // the indent of the line that opened a block scalar, or -1
 };
 

@@ -323,6 +323,12 @@ TEST_CASE("a List whose lines are not kubectl's own is never split", "[load][par
     const std::string path = write_temp("flow.yaml", crafted("    annotations: {a: b,\n- c: d}\n"));
     CHECK_FALSE(in_parts(path, 4));
   }
+  SECTION("but a quoted value folded over deeper lines, as kubectl writes one, is split") {
+    const std::string path = write_temp(
+        "folded.yaml", crafted("    annotations:\n      a: '0/3 nodes are available: 1 node(s)\n"
+                               "        had untolerated taint, 2 Insufficient cpu.'\n"));
+    CHECK(in_parts(path, 4) == one_thread(path));
+  }
   SECTION("but a block scalar's text is not taken for structure") {
     const std::string path = write_temp(
         "block.yaml", crafted("    annotations:\n      a: |\n        \"x\n        [y\n"));
