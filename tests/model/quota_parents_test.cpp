@@ -44,9 +44,9 @@ TEST_CASE("a Koordinator quota that is its own parent is an input error", "[mode
 
 TEST_CASE("Koordinator quotas whose parents form a cycle are one input error",
           "[model][koordinator]") {
-  CHECK(errors(quota("a", "b") + quota("b", "c") + quota("c", "a") + quota("d", "a")) ==
-        std::vector<std::string>{
-            "quotas.yaml:2:1: error: ElasticQuota a: its parents form a cycle"});
+  CHECK(
+      errors(quota("a", "b") + quota("b", "c") + quota("c", "a") + quota("d", "a")) ==
+      std::vector<std::string>{"quotas.yaml:2:1: error: ElasticQuota a: its parents form a cycle"});
 }
 
 TEST_CASE("a Koordinator quota chain deeper than the limit is refused without recursion",
