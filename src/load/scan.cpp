@@ -3,6 +3,7 @@
 // object's tree rather than decoding it.
 #include "kpreempt/load/scan.h"
 
+#include "load/folder_walk.h"
 #include "load/tree_builder.h"
 #include "load/value.h"
 
@@ -165,40 +166,14 @@ void scan_file(const std::string& path, std::vector<ScannedObject>& out,
   }
 }
 
-void scan_folder(const fs::path& dir, const LoadOptions& opts, std::vector<ScannedObject>& out,
-                 std::vector<Diagnostic>& diags) {
-  std::error_code ec;
-  std::vector<fs::directory_entry> entries;
-  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
-    entries.push_back(*it);
-  }
-  if (ec) {
-    diags.push_back(Diagnostic{Severity::error, SourceLoc{},
-                               "cannot read folder \"" + dir.string() + "\": " + ec.message()});
-    return;
-  }
-  std::sort(entries.begin(), entries.end(),
-            [](const auto& a, const auto& b) { return a.path().filename() < b.path().filename(); });
-  for (const fs::directory_entry& e : entries) {
-    std::error_code type_ec;
-    std::string ext = e.path().extension().string();
-    if (e.is_directory(type_ec)) {
-      if (opts.recursive) {
-        scan_folder(e.path(), opts, out, diags);
-      }
-    } else if (ext == ".yaml" || ext == ".yml" || ext == ".json") {
-      scan_file(e.path().string(), out, diags);
-    }
-  }
-}
-
 }  // namespace
 
 void scan_path(const std::string& path, const LoadOptions& opts, std::vector<ScannedObject>& out,
                std::vector<Diagnostic>& diags) {
   std::error_code ec;
   if (path != "-" && fs::is_directory(path, ec)) {
-    scan_folder(path, opts, out, diags);
+    FolderWalk::run(path, opts.recursive, diags,
+                    [&](const std::string& file) { scan_file(file, out, diags); });
     return;
   }
   scan_file(path, out, diags);

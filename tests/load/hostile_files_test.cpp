@@ -4,6 +4,7 @@
 #include "load/file_region.h"
 
 #include "kpreempt/load/load.h"
+#include "kpreempt/load/scan.h"
 
 #include <catch2/catch.hpp>
 #include <fcntl.h>
@@ -112,6 +113,23 @@ TEST_CASE("-R reads each folder once, however links loop", "[load][hostile]") {
     loops += d.find("a folder already read") != std::string::npos ? 1 : 0;
   }
   CHECK(loops == 2);
+}
+
+TEST_CASE("the scanner behind lint walks folders the same way", "[load][hostile]") {
+  Scratch s;
+  s.write("a.yaml", node("n1"));
+  REQUIRE(::mkfifo((s.dir / "b.yaml").c_str(), 0600) == 0);
+  fs::create_directory_symlink(".", s.dir / "x");
+  std::vector<ScannedObject> objects;
+  std::vector<Diagnostic> diags;
+  LoadOptions opts;
+  opts.recursive = true;
+  scan_path(s.dir.string(), opts, objects, diags);
+  CHECK(objects.size() == 1);
+  REQUIRE(diags.size() == 2);
+  CHECK(format(diags[0]) ==
+        "kpreempt: warning: skipping \"" + (s.dir / "b.yaml").string() + "\": not a regular file");
+  CHECK(format(diags[1]).find("a folder already read") != std::string::npos);
 }
 
 TEST_CASE("past 1000 diagnostics a file's further ones are counted, not kept", "[load][hostile]") {
