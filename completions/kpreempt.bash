@@ -16,9 +16,9 @@ _kpreempt_options() {
                 "--victim= --policy= --now= --set= -o= --output= --color= --cache --no-cache" \
                 "-h --help" ;;
         lint)
-            echo "-f= --filename= -R --recursive --baseline= --enable= --disable= --only=" \
-                "--fail-on= --kube-version= --autoscaler-cutoff= --policy= -o= --output=" \
-                "-h --help" ;;
+            echo "-f= --filename= -R --recursive --exclude= --allow-empty --baseline=" \
+                "--enable= --disable= --only= --fail-on= --kube-version=" \
+                "--autoscaler-cutoff= --policy= -o= --output= -h --help" ;;
         check) echo "-o= --output= -h --help" ;;
         matrix)
             echo "-f= --filename= -R --recursive --system-classes -o= --output= --cache" \

@@ -76,6 +76,8 @@ set -l lint '__fish_seen_subcommand_from lint'
 set -l lint_group "$lint; and not __fish_seen_subcommand_from priorityclasses queues"
 complete -c kpreempt -n $lint_group -a priorityclasses -d 'PriorityClasses, their users, toleration and YuniKorn annotations'
 complete -c kpreempt -n $lint_group -a queues -d 'Kueue, YuniKorn queues.yaml and ElasticQuota'
+complete -c kpreempt -n $lint -l exclude -r -d 'skip files and folders matching GLOB'
+complete -c kpreempt -n $lint -l allow-empty -d 'exit 0 when nothing was linted'
 complete -c kpreempt -n $lint -l baseline -r -F -d 'objects as they exist now'
 complete -c kpreempt -n $lint -l enable -x -d 'also run these rules'
 complete -c kpreempt -n $lint -l disable -x -d 'do not run these rules'

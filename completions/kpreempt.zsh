@@ -59,6 +59,8 @@ _kpreempt_lint() {
     '(- *)'{-h,--help}'[print help and exit]' \
     '*'{-f+,--filename=}'[manifests: YAML or JSON file, folder, or - for stdin]:file:_files' \
     '(-R --recursive)'{-R,--recursive}'[read folders given with -f recursively]' \
+    '*--exclude=[skip files and folders matching GLOB]:glob:' \
+    '--allow-empty[exit 0 when nothing was linted]' \
     '*--baseline=[objects as they exist now]:file:_files' \
     '*--enable=[also run these rules]:rules:' \
     '*--disable=[do not run these rules]:rules:' \

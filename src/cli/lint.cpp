@@ -1,17 +1,20 @@
 // SPDX-License-Identifier: Apache-2.0
-// `kpreempt lint [priorityclasses|queues]`: scan the manifests, run the selected rules, write
-// the report, and exit 1 when a finding reaches --fail-on.
+// `kpreempt lint [priorityclasses|queues]`: walk the manifests, run the selected rules, write
+// the report and a summary line; exit 2 when an input was not readable or nothing was linted,
+// else 1 when a finding reaches --fail-on.
 #include "kpreempt/lint/lint.h"
 
 #include "cli/context.h"
 #include "cli/subcommands.h"
 
 #include "kpreempt/exit_code.h"
+#include "kpreempt/lint/inputs.h"
 #include "kpreempt/load/scan.h"
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <memory>
 #include <regex>
 
@@ -26,6 +29,8 @@ struct LintOptions {
   std::string kube_version;
   std::int64_t autoscaler_cutoff = -10;
   std::string output = "text";
+  std::vector<std::string> excludes;
+  bool allow_empty = false;
 };
 
 std::vector<std::string> split_ids(const std::vector<std::string>& values) {
@@ -56,22 +61,7 @@ std::pair<int, int> parse_kube_version(const std::string& text) {
   return {std::stoi(m[1]), std::stoi(m[2])};
 }
 
-// Scans every path; prints the diagnostics and returns false when any is an error.
-bool scan_all(const std::vector<std::string>& paths, bool recursive,
-              std::vector<load::ScannedObject>& out, const Streams& io) {
-  std::vector<Diagnostic> diags;
-  for (const std::string& p : paths) {
-    load::scan_path(p, load::LoadOptions{recursive}, out, diags);
-  }
-  bool ok = true;
-  for (const Diagnostic& d : diags) {
-    io.err << format(d) << '\n';
-    ok = ok && d.severity != Severity::error;
-  }
-  return ok;
-}
-
-int run_lint(const LintOptions& o, std::vector<lint::Group> groups, const Streams& io) {
+lint::Options rule_options(const LintOptions& o, std::vector<lint::Group> groups) {
   lint::Options opts;
   opts.groups = std::move(groups);
   opts.policies = split_ids(o.policies);
@@ -82,24 +72,68 @@ int run_lint(const LintOptions& o, std::vector<lint::Group> groups, const Stream
   if (!o.kube_version.empty()) {
     opts.kube_version = parse_kube_version(o.kube_version);
   }
-  std::vector<const lint::Rule*> selected = lint::select_rules(opts);
-  std::vector<load::ScannedObject> input, baseline;
-  if (!scan_all(o.inputs.files, o.inputs.recursive, input, io) ||
-      !scan_all(o.baseline, o.inputs.recursive, baseline, io)) {
+  return opts;
+}
+
+// The groups whose rules run, for counting the objects they read.
+std::vector<lint::Group> groups_of(const std::vector<const lint::Rule*>& selected) {
+  std::vector<lint::Group> out;
+  for (const lint::Rule* r : selected) {
+    if (std::find(out.begin(), out.end(), lint::group_of(*r)) == out.end()) {
+      out.push_back(lint::group_of(*r));
+    }
+  }
+  return out;
+}
+
+lint::Summary summarise(lint::Gathered& input, lint::Gathered& baseline,
+                        const std::vector<const lint::Rule*>& selected) {
+  lint::Summary s;
+  s.files = input.files;
+  std::vector<lint::Group> groups = groups_of(selected);
+  for (const load::ScannedObject& o : input.objects) {
+    ++(lint::read_by(o, groups) ? s.objects : s.other_objects);
+  }
+  s.unreadable = std::move(input.unreadable);
+  s.unreadable.insert(s.unreadable.end(), baseline.unreadable.begin(), baseline.unreadable.end());
+  s.skipped = std::move(input.skipped);
+  return s;
+}
+
+int run_lint(const LintOptions& o, std::vector<lint::Group> groups, const Streams& io) {
+  lint::Options opts = rule_options(o, std::move(groups));
+  lint::Result result;
+  result.selected = lint::select_rules(opts);
+  result.fail_on = lint::parse_level(o.fail_on);
+  lint::WalkOptions walk{o.inputs.recursive, o.excludes};
+  lint::Gathered input = lint::gather(o.inputs.files, walk);
+  lint::Gathered baseline = lint::gather(o.baseline, walk);
+  result.findings = lint::run(input.objects, baseline.objects, opts, result.selected);
+  result.summary = summarise(input, baseline, result.selected);
+  lint::write(*lint::parse_format(o.output), result, io.out);
+  for (const Diagnostic& d : result.summary.unreadable) {
+    io.err << format(d) << '\n';
+  }
+  for (const std::string& note : input.notes) {
+    io.err << "kpreempt: note: " << note << '\n';
+  }
+  bool empty = result.summary.objects == 0 && !o.allow_empty;
+  io.err << "kpreempt: " << (empty ? "error: " : "") << lint::summary_line(result)
+         << (empty ? " (nothing to lint; --allow-empty accepts that)" : "") << '\n';
+  if (empty || !result.summary.unreadable.empty()) {
     return k_exit_input;
   }
-  std::vector<lint::Finding> findings = lint::run(input, baseline, opts, selected);
-  lint::write(*lint::parse_format(o.output), findings, selected, io.out);
-  std::optional<lint::Level> fail_on = lint::parse_level(o.fail_on);
-  bool fail = fail_on && std::any_of(findings.begin(), findings.end(),
-                                     [&](const auto& f) { return f.severity >= *fail_on; });
-  return fail ? k_exit_findings : k_exit_ok;
+  return lint::gate_fails(result) ? k_exit_findings : k_exit_ok;
 }
 
 void add_options(CLI::App* cmd, LintOptions& o) {
   cmd->add_option("-f,--filename", o.inputs.files,
                   "manifests: YAML or JSON file, folder, or - for stdin (repeatable)");
   cmd->add_flag("-R,--recursive", o.inputs.recursive, "read folders given with -f recursively");
+  cmd->add_option("--exclude", o.excludes,
+                  "skip files and folders matching GLOB (path or name; repeatable)");
+  cmd->add_flag("--allow-empty", o.allow_empty,
+                "exit 0 when no input holds an object a selected rule reads");
   cmd->add_option("--baseline", o.baseline,
                   "objects as they exist now (cluster dump or previous revision; repeatable)");
   cmd->add_option("--enable", o.enable, "also run these rules (ids or names, comma separated)");

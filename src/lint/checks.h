@@ -23,10 +23,12 @@ void check_pc014(const Context& c, Report& r);
 void check_pc015(const Context& c, Report& r);
 void check_pc016(const Context& c, Report& r);
 void check_pc018(const Context& c, Report& r);
+void check_pc019(const Context& c, Report& r);
 // Pods, templates and Workloads that use classes (pc_users.cpp).
 void check_pc010(const Context& c, Report& r);
 void check_pc011(const Context& c, Report& r);
 void check_pc012(const Context& c, Report& r);
+void check_pc020(const Context& c, Report& r);
 // PreemptionToleration annotations (pt.cpp).
 void check_pt001(const Context& c, Report& r);
 void check_pt002(const Context& c, Report& r);

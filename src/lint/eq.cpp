@@ -21,12 +21,28 @@ bool koordinator_labelled(const Obj& o) {
   return false;
 }
 
+// scheduling.sigs.k8s.io is Koordinator's ElasticQuota group today (koordinator
+// config/crd/bases/scheduling.sigs.k8s.io_elasticquotas.yaml); scheduler-plugins left it in
+// v0.25.7 (apis/scheduling/groupversion_info.go). A quota of that group is an old
+// CapacityScheduling quota only with evidence of CapacityScheduling in the run.
+bool capacity_scheduling_evident(const Context& c) {
+  if (c.policy_given("koordinator")) {
+    return false;
+  }
+  if (c.policy_given("capacity")) {
+    return true;
+  }
+  return std::any_of(c.corpus().input().begin(), c.corpus().input().end(),
+                     [](const Obj& o) { return o.group == "scheduling.x-k8s.io"; });
+}
+
 void add_views(const Context& c, const std::vector<const Obj*>& objs, std::vector<QuotaView>& out) {
+  bool capacity = capacity_scheduling_evident(c);
   for (const Obj* o : objs) {
     if (o->group == "scheduling.x-k8s.io") {
       out.push_back(QuotaView{o, QuotaKind::capacity});
     } else if (o->group == "scheduling.sigs.k8s.io") {
-      bool koord = koordinator_labelled(*o) || c.policy_given("koordinator");
+      bool koord = koordinator_labelled(*o) || !capacity;
       out.push_back(QuotaView{o, koord ? QuotaKind::koordinator : QuotaKind::old_capacity});
     }
   }

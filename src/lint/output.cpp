@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// Plain report formats: text (one line per finding, nothing when clean), JSON, and GitHub
-// Actions workflow commands. SARIF and JUnit have files of their own.
+// Plain report formats: text (one line per finding, nothing when clean; the summary goes to
+// stderr), JSON, and GitHub Actions workflow commands. SARIF and JUnit have files of their own.
 #include "lint/output.h"
 
 #include <nlohmann/json.hpp>
@@ -55,12 +55,30 @@ void write_text(const std::vector<Finding>& findings, std::ostream& out) {
   }
 }
 
-void write_json(const std::vector<Finding>& findings, std::ostream& out) {
+nlohmann::ordered_json summary_json(const Result& r) {
+  std::size_t counts[3] = {0, 0, 0};
+  for (const Finding& f : r.findings) {
+    ++counts[static_cast<int>(f.severity)];
+  }
+  return {{"files", r.summary.files},
+          {"objects", r.summary.objects},
+          {"other_objects", r.summary.other_objects},
+          {"unreadable_files", r.summary.unreadable.size()},
+          {"skipped_files", r.summary.skipped.size()},
+          {"findings", r.findings.size()},
+          {"errors", counts[2]},
+          {"warnings", counts[1]},
+          {"infos", counts[0]},
+          {"fail_on", r.fail_on ? std::string(to_string(*r.fail_on)) : "never"},
+          {"gate_failed", gate_fails(r)}};
+}
+
+void write_json(const Result& r, std::ostream& out) {
   nlohmann::ordered_json list = nlohmann::ordered_json::array();
-  for (const Finding& f : findings) {
-    const Rule* r = find_rule(f.rule);
+  for (const Finding& f : r.findings) {
+    const Rule* rule = find_rule(f.rule);
     list.push_back({{"rule", f.rule},
-                    {"name", r != nullptr ? std::string(r->name) : std::string()},
+                    {"name", rule != nullptr ? std::string(rule->name) : std::string()},
                     {"severity", to_string(f.severity)},
                     {"message", f.message},
                     {"object", f.object},
@@ -69,12 +87,26 @@ void write_json(const std::vector<Finding>& findings, std::ostream& out) {
                     {"line", f.loc.line},
                     {"column", f.loc.column}});
   }
-  nlohmann::ordered_json doc = {{"findings", list}};
+  nlohmann::ordered_json unreadable = nlohmann::ordered_json::array();
+  for (const Diagnostic& d : r.summary.unreadable) {
+    unreadable.push_back({{"file", d.loc.file},
+                          {"line", d.loc.line},
+                          {"column", d.loc.column},
+                          {"message", d.message}});
+  }
+  nlohmann::ordered_json skipped = nlohmann::ordered_json::array();
+  for (const SkippedFile& f : r.summary.skipped) {
+    skipped.push_back({{"file", f.path}, {"reason", f.reason}});
+  }
+  nlohmann::ordered_json doc = {{"summary", summary_json(r)},
+                                {"findings", list},
+                                {"unreadable", unreadable},
+                                {"skipped", skipped}};
   out << doc.dump(2) << '\n';
 }
 
-void write_github(const std::vector<Finding>& findings, std::ostream& out) {
-  for (const Finding& f : findings) {
+void write_github(const Result& r, std::ostream& out) {
+  for (const Finding& f : r.findings) {
     std::string_view cmd = f.severity == Level::error     ? "error"
                            : f.severity == Level::warning ? "warning"
                                                           : "notice";
@@ -82,6 +114,14 @@ void write_github(const std::vector<Finding>& findings, std::ostream& out) {
         << ",col=" << f.loc.column << ",title=" << gh_escape(f.rule, true)
         << "::" << gh_escape(full_message(f), false) << '\n';
   }
+  // Unreadable inputs are not findings of a rule: a warning annotation on the file, while
+  // the exit code (2) fails the step.
+  for (const Diagnostic& d : r.summary.unreadable) {
+    out << "::warning file=" << gh_escape(d.loc.file, true) << ",line=" << d.loc.line
+        << ",col=" << d.loc.column << ",title=" << gh_escape("kpreempt: input not linted", true)
+        << "::" << gh_escape(d.message, false) << '\n';
+  }
+  out << "::notice title=kpreempt lint::" << gh_escape(summary_line(r), false) << '\n';
 }
 
 }  // namespace
@@ -90,23 +130,22 @@ std::string full_message(const Finding& f) {
   return f.object.empty() ? f.message : f.object + ": " + f.message;
 }
 
-void write(Format format, const std::vector<Finding>& findings,
-           const std::vector<const Rule*>& selected, std::ostream& out) {
+void write(Format format, const Result& r, std::ostream& out) {
   switch (format) {
     case Format::text:
-      write_text(findings, out);
+      write_text(r.findings, out);
       break;
     case Format::json:
-      write_json(findings, out);
+      write_json(r, out);
       break;
     case Format::github:
-      write_github(findings, out);
+      write_github(r, out);
       break;
     case Format::sarif:
-      write_sarif(findings, selected, out);
+      write_sarif(r, out);
       break;
     case Format::junit:
-      write_junit(findings, selected, out);
+      write_junit(r, out);
       break;
   }
 }

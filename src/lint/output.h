@@ -13,9 +13,7 @@ namespace kpreempt::lint {
 // "Kind/ns/name: message", the text every format shows.
 std::string full_message(const Finding& f);
 
-void write_sarif(const std::vector<Finding>& findings, const std::vector<const Rule*>& selected,
-                 std::ostream& out);
-void write_junit(const std::vector<Finding>& findings, const std::vector<const Rule*>& selected,
-                 std::ostream& out);
+void write_sarif(const Result& r, std::ostream& out);
+void write_junit(const Result& r, std::ostream& out);
 
 }  // namespace kpreempt::lint

@@ -67,11 +67,37 @@ nlohmann::ordered_json result(const Finding& f, std::size_t index) {
           {"locations", {loc}}};
 }
 
+// Unreadable inputs are tool execution notifications, not results: code scanning shows them
+// as a failed analysis of that file instead of an alert of some rule.
+nlohmann::ordered_json invocation(const Result& r) {
+  nlohmann::ordered_json notes = nlohmann::ordered_json::array();
+  for (const Diagnostic& d : r.summary.unreadable) {
+    nlohmann::ordered_json physical = {{"artifactLocation", {{"uri", relative_uri(d.loc.file)}}}};
+    if (d.loc.line > 0) {
+      physical["region"] = {{"startLine", d.loc.line},
+                            {"startColumn", std::max<std::uint32_t>(d.loc.column, 1)}};
+    }
+    notes.push_back({{"level", "error"},
+                     {"message", {{"text", d.message}}},
+                     {"locations", {{{"physicalLocation", physical}}}}});
+  }
+  return {{"executionSuccessful", r.summary.unreadable.empty()},
+          {"toolExecutionNotifications", notes}};
+}
+
+nlohmann::ordered_json counts(const Result& r) {
+  return {{"summary", summary_line(r)},
+          {"files", r.summary.files},
+          {"objects", r.summary.objects},
+          {"findings", r.findings.size()},
+          {"unreadableFiles", r.summary.unreadable.size()},
+          {"skippedFiles", r.summary.skipped.size()}};
+}
+
 }  // namespace
 
-void write_sarif(const std::vector<Finding>& findings, const std::vector<const Rule*>& selected,
-                 std::ostream& out) {
-  std::vector<const Rule*> listed = selected;
+void write_sarif(const Result& r, std::ostream& out) {
+  std::vector<const Rule*> listed = r.selected;
   nlohmann::ordered_json rules = nlohmann::ordered_json::array();
   auto index_of = [&](const std::string& id) {
     for (std::size_t i = 0; i < listed.size(); ++i) {
@@ -83,16 +109,19 @@ void write_sarif(const std::vector<Finding>& findings, const std::vector<const R
     return listed.size() - 1;
   };
   nlohmann::ordered_json results = nlohmann::ordered_json::array();
-  for (const Finding& f : findings) {
+  for (const Finding& f : r.findings) {
     results.push_back(result(f, index_of(f.rule)));
   }
-  for (const Rule* r : listed) {
-    rules.push_back(descriptor(*r));
+  for (const Rule* rule : listed) {
+    rules.push_back(descriptor(*rule));
   }
   nlohmann::ordered_json driver = {
       {"name", "kpreempt"}, {"version", KPREEMPT_VERSION}, {"rules", rules}};
-  nlohmann::ordered_json run = {
-      {"tool", {{"driver", driver}}}, {"columnKind", "unicodeCodePoints"}, {"results", results}};
+  nlohmann::ordered_json run = {{"tool", {{"driver", driver}}},
+                                {"invocations", {invocation(r)}},
+                                {"columnKind", "unicodeCodePoints"},
+                                {"results", results},
+                                {"properties", counts(r)}};
   nlohmann::ordered_json doc = {{"$schema", k_schema}, {"version", "2.1.0"}, {"runs", {run}}};
   out << doc.dump(2) << '\n';
 }

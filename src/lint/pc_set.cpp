@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <set>
 
 namespace kpreempt::lint {
 namespace {
@@ -47,7 +48,9 @@ void equal_values(const Context& c, Report& r, bool same_policy) {
       continue;
     }
     for (std::size_t j = 0; j < i; ++j) {
-      if (vs[j].value != vs[i].value || (vs[j].policy == vs[i].policy) != same_policy) {
+      // The same class declared twice is not two classes (PC019 compares the declarations).
+      if (vs[j].obj->name == vs[i].obj->name || vs[j].value != vs[i].value ||
+          (vs[j].policy == vs[i].policy) != same_policy) {
         continue;
       }
       std::string msg =
@@ -57,13 +60,38 @@ void equal_values(const Context& c, Report& r, bool same_policy) {
                     "are aliases, neither orders nor preempts the other",
                     vs[i].obj->name, *vs[i].value, vs[j].obj->name)
               : fmt::format(
-                    "class {} ({}) has the same value ({}) as {} ({}): equal priority, so "
-                    "neither can preempt the other",
+                    "class {} ({}) has the same value ({}) as {} ({}): pods of both queue at "
+                    "the same priority and neither preempts the other; fine for a "
+                    "non-preempting twin of a class, a slip if the Never class was meant to "
+                    "rank lower",
                     vs[i].obj->name, vs[i].policy, *vs[i].value, vs[j].obj->name, vs[j].policy);
       r.add(*vs[i].obj, (*vs[i].obj)["value"], msg);
       break;
     }
   }
+}
+
+// What the Priority admission plugin gives a pod that names no class (kubernetes
+// plugin/pkg/admission/priority/admission.go getDefaultPriority): the globalDefault class
+// with the lowest value when several exist, else priority 0 and PreemptLowerPriority.
+struct Default {
+  const PriorityClassView* cls = nullptr;
+  std::string name;
+  std::int64_t value = 0;
+  std::string policy = "PreemptLowerPriority";
+  std::string from() const { return cls == nullptr ? "no default class" : "default class " + name; }
+};
+
+Default default_of(const std::vector<PriorityClassView>& classes) {
+  Default d;
+  for (const PriorityClassView& v : classes) {
+    std::int64_t value = v.value.value_or(0);
+    if (v.global_default &&
+        (d.cls == nullptr || value < d.value || (value == d.value && v.obj->name < d.name))) {
+      d = Default{&v, v.obj->name, value, v.policy};
+    }
+  }
+  return d;
 }
 
 }  // namespace
@@ -133,38 +161,31 @@ void check_pc015(const Context& c, Report& r) {
     return;
   }
   std::vector<PriorityClassView> old = c.corpus().baseline_classes();
-  std::vector<PriorityClassView> now = c.corpus().classes();
-  std::sort(old.begin(), old.end(), earlier);
-  const PriorityClassView* before = nullptr;
-  for (const PriorityClassView& b : old) {
-    if (b.global_default) {
-      before = &b;
-      break;
+  std::vector<PriorityClassView> now = c.corpus().effective_classes();
+  Default before = default_of(old);
+  Default after = default_of(now);
+  if (before.value == after.value && before.policy == after.policy) {
+    return;  // another class name, the same priority: nothing changes for pods
+  }
+  // Point at the input class that makes the difference: the new default, else the class
+  // that stopped being it.
+  const Obj* at = after.cls != nullptr && !after.cls->obj->baseline ? after.cls->obj : nullptr;
+  for (const PriorityClassView& v : c.corpus().classes()) {
+    if (at == nullptr && before.cls != nullptr && v.obj->name == before.name) {
+      at = v.obj;
     }
   }
-  for (const PriorityClassView& v : now) {
-    if (v.global_default && before == nullptr) {
-      r.add(*v.obj, (*v.obj)["globalDefault"],
-            fmt::format("class {} becomes the default (value {}) where the baseline has none: "
-                        "pods created from now on get {}, running pods keep 0",
-                        v.obj->name, show_value(v), show_value(v)));
-    } else if (v.global_default && v.obj->name != before->obj->name) {
-      r.add(*v.obj, (*v.obj)["globalDefault"],
-            fmt::format("the default class moves from {} (value {}) to {} (value {}): running "
-                        "pods keep the old priority until they are recreated",
-                        before->obj->name, show_value(*before), v.obj->name, show_value(v)));
-    } else if (before != nullptr && v.obj->name == before->obj->name && !v.global_default) {
-      r.add(*v.obj, anchor(*v.obj, "globalDefault"),
-            fmt::format("class {} stops being the default: pods created without a class get "
-                        "priority 0 instead of {}",
-                        v.obj->name, show_value(*before)));
-    } else if (before != nullptr && v.obj->name == before->obj->name && v.value != before->value) {
-      r.add(*v.obj, anchor(*v.obj, "value"),
-            fmt::format("the default class {} changes value from {} to {}: running pods keep "
-                        "the old priority",
-                        v.obj->name, show_value(*before), show_value(v)));
-    }
+  if (at == nullptr) {
+    return;
   }
+  std::string policy =
+      before.policy == after.policy
+          ? ""
+          : fmt::format(" and preemptionPolicy {} instead of {}", after.policy, before.policy);
+  r.add(*at, anchor(*at, "globalDefault"),
+        fmt::format("pods created without a class get priority {} ({}) instead of {} ({}){}; "
+                    "running pods keep {} until they are recreated",
+                    after.value, after.from(), before.value, before.from(), policy, before.value));
 }
 
 void check_pc018(const Context& c, Report& r) {
@@ -172,15 +193,45 @@ void check_pc018(const Context& c, Report& r) {
   if (uses.empty()) {
     return;
   }
+  std::set<std::string> seen;  // a class declared twice is one class
   for (const PriorityClassView& v : c.corpus().classes()) {
+    if (!seen.insert(v.obj->name).second) {
+      continue;
+    }
     bool used = std::any_of(uses.begin(), uses.end(), [&](const PodUse& u) {
       return u.spec["priorityClassName"].text() == v.obj->name;
     });
-    if (!used && !v.global_default) {
+    // Built-ins exist in every cluster whether or not a dump lists them.
+    if (!used && !v.global_default && !builtin_value(v.obj->name)) {
       r.add(*v.obj, (*v.obj)["metadata"]["name"],
             fmt::format("class {} is not the default and no pod, template or Workload in the "
                         "input uses it",
                         v.obj->name));
+    }
+  }
+}
+
+void check_pc019(const Context& c, Report& r) {
+  std::vector<PriorityClassView> vs = c.corpus().classes();
+  for (std::size_t i = 0; i < vs.size(); ++i) {
+    for (std::size_t j = 0; j < i; ++j) {
+      const PriorityClassView& a = vs[j];
+      const PriorityClassView& b = vs[i];
+      if (a.obj->name != b.obj->name) {
+        continue;
+      }
+      if (a.value == b.value && a.policy == b.policy && a.global_default == b.global_default) {
+        break;  // the same declaration twice: harmless
+      }
+      SourceLoc first = a.obj->root()["metadata"]["name"].loc();
+      r.add(*b.obj, anchor(*b.obj, "value"),
+            fmt::format("class {} is declared again with value {}, preemptionPolicy {}, "
+                        "globalDefault {}; {}:{} declares value {}, preemptionPolicy {}, "
+                        "globalDefault {}: whichever is applied last wins, and applying the "
+                        "other then fails (value and preemptionPolicy are immutable)",
+                        b.obj->name, show_value(b), b.policy, b.global_default, first.file,
+                        first.line, show_value(a), a.policy, a.global_default));
+      break;
     }
   }
 }

@@ -5,8 +5,10 @@
 #include "lint/checks.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
+#include <set>
 
 namespace kpreempt::lint {
 namespace {
@@ -51,6 +53,25 @@ bool any_class(const Context& c) {
          !c.corpus().baseline_of("PriorityClass", "scheduling.k8s.io").empty();
 }
 
+std::vector<std::string_view> names(const std::vector<PriorityClassView>& classes) {
+  std::vector<std::string_view> out = {"system-cluster-critical", "system-node-critical"};
+  for (const PriorityClassView& v : classes) {
+    out.push_back(v.obj->name);
+  }
+  return out;
+}
+
+// The controller a Pod belongs to ("DaemonSet/ns/name"), or its own ref: a DaemonSet's pods
+// in a dump repeat its template, so they make one finding, not one per node.
+std::string owner_of(const PodUse& u) {
+  for (const Node& ref : u.metadata["ownerReferences"].children()) {
+    if (ref["controller"].text() == "true") {
+      return ref["kind"].str() + "/" + u.obj->ns + "/" + ref["name"].str();
+    }
+  }
+  return u.obj->ref();
+}
+
 std::string what(const PodUse& u) {
   return u.workload ? "Workload" : u.obj->kind == "Pod" ? "pod" : "pod template";
 }
@@ -74,10 +95,14 @@ void check_pc010(const Context& c, Report& r) {
                         quote(name.text())),
             Level::warning);
     } else {
-      r.add(*u.obj, name,
-            fmt::format("{} names PriorityClass {}, which does not exist: admission refuses its "
-                        "pods",
-                        what(u), quote(name.text())));
+      std::string hint = closest(name.text(), names(classes));
+      r.add(
+          *u.obj, name,
+          fmt::format("{} names PriorityClass {}, which {}: admission refuses its pods{}", what(u),
+                      quote(name.text()),
+                      c.corpus().has_baseline() ? "neither the inputs nor the baseline define"
+                                                : "no input defines (and no --baseline was given)",
+                      hint.empty() ? "" : "; did you mean " + hint + "?"));
     }
   }
 }
@@ -120,15 +145,44 @@ void check_pc011(const Context& c, Report& r) {
 }
 
 void check_pc012(const Context& c, Report& r) {
+  std::set<std::string> reported;
   for (const PodUse& u : c.corpus().pod_uses()) {
     Node name = u.spec["priorityClassName"];
-    if (builtin_value(name.text()) && u.obj->ns != "kube-system") {
-      r.add(*u.obj, name,
-            fmt::format("{} in namespace {} uses {}, which outranks every user class and can "
-                        "preempt any workload",
-                        what(u), u.obj->ns, name.text()));
+    if (!builtin_value(name.text()) || u.obj->ns == "kube-system" ||
+        !reported.insert(owner_of(u)).second) {
+      continue;
     }
+    r.add(*u.obj, name,
+          fmt::format("{} in namespace {} uses {}, which outranks every user class and can "
+                      "preempt any workload",
+                      what(u), u.obj->ns, name.text()));
   }
+}
+
+// PC010 needs classes to check names against. Without any, one finding says so instead of
+// a silent pass: the classes usually live in another repository or only in the cluster.
+void check_pc020(const Context& c, Report& r) {
+  if (any_class(c)) {
+    return;
+  }
+  std::set<std::string> named;
+  const PodUse* first = nullptr;
+  for (const PodUse& u : c.corpus().pod_uses()) {
+    Node name = u.spec["priorityClassName"];
+    if (name.null() || builtin_value(name.text())) {
+      continue;
+    }
+    named.insert(name.str());
+    first = first != nullptr ? first : &u;
+  }
+  if (first == nullptr) {
+    return;
+  }
+  r.add(*first->obj, first->spec["priorityClassName"],
+        fmt::format("pods and templates name {} PriorityClass{} ({}) but no input defines any "
+                    "PriorityClass, so these names are not checked; pass the cluster's classes "
+                    "with --baseline (kubectl get priorityclasses -o yaml)",
+                    named.size(), named.size() == 1 ? "" : "es", fmt::join(named, ", ")));
 }
 
 }  // namespace kpreempt::lint

@@ -49,7 +49,8 @@ const std::vector<Rule> k_rules = {
      check_pc008},
     {"PC009", "removed-api-version", E, "Class uses scheduling.k8s.io/v1alpha1 or v1beta1",
      "v1alpha1 is not served since 1.17 and v1beta1 since 1.22; the apply fails with \"no "
-     "matches for kind\". Use scheduling.k8s.io/v1.",
+     "matches for kind\". Use scheduling.k8s.io/v1. Built-in classes in a dump of an old "
+     "cluster are not reported: the API server creates them.",
      check_pc009},
     {"PC010", "unknown-class-reference", E,
      "A pod, template or Workload names a class that does not exist",
@@ -67,17 +68,23 @@ const std::vector<Rule> k_rules = {
      check_pc012},
     {"PC013", "global-default-never", W, "Default class has preemptionPolicy: Never",
      "Every pod created without a class inherits Never and can never preempt.", check_pc013},
-    {"PC014", "same-value-different-policy", W,
+    {"PC014", "same-value-different-policy", I,
      "Two classes share a value but differ in preemptionPolicy",
-     "Equal priority means neither can preempt the other; the Never class was usually meant "
-     "to be lower.",
+     "Equal priority means neither can preempt the other. The Kubernetes documentation's "
+     "non-preempting class uses the value of its preempting twin on purpose (its pods queue as "
+     "high but never evict), so this is information: lower the Never class's value only if it "
+     "was meant to rank below the other.",
      check_pc014},
     {"PC015", "default-switch", W, "Default class added, removed or moved relative to the baseline",
-     "The default is applied only at admission: running pods keep the old priority until they "
-     "are recreated, so identical pods run at different priorities for a while.",
+     "Admission gives a pod without a class the value of the globalDefault class (the lowest "
+     "one when several exist, 0 when none does), and only when the pod is created: running pods "
+     "keep the old priority until they are recreated, so identical pods run at different "
+     "priorities for a while.",
      check_pc015},
     {"PC016", "duplicate-value", I, "Two classes share a value and policy",
-     "The classes are aliases: no ordering and no preemption between them.", check_pc016},
+     "The classes are aliases: no ordering and no preemption between them. The same class "
+     "declared twice is not an alias (see PC019).",
+     check_pc016},
     {"PC017", "expendable-for-autoscaler", I,
      "Class value is below the autoscaler expendable cutoff",
      "Pods below the cluster-autoscaler cutoff never trigger a scale-up and do not keep a node "
@@ -85,8 +92,19 @@ const std::vector<Rule> k_rules = {
      check_pc017},
     {"PC018", "unused-class", I,
      "No pod, template or Workload uses the class and it is not the default",
-     "Dead classes still constrain the value space and confuse readers of the tiering.",
+     "Dead classes still constrain the value space and confuse readers of the tiering. "
+     "Built-in classes are never reported: every cluster has them.",
      check_pc018},
+    {"PC019", "conflicting-declarations", E,
+     "The same class is declared twice with a different value, policy or globalDefault",
+     "Applying the inputs creates the class from whichever file comes first and refuses the "
+     "other (value and preemptionPolicy are immutable), so the result depends on apply order.",
+     check_pc019},
+    {"PC020", "class-references-unchecked", I,
+     "Pods name PriorityClasses but the inputs define none",
+     "PC010 checks names against the classes in the inputs and the baseline. Without any it "
+     "cannot: pass the cluster's classes with --baseline so a misspelled name fails the run.",
+     check_pc020},
     {"PT001", "unparsable-minimum", E, "minimum-preemptable-priority is not a base-10 int32",
      "The plugin fails to parse it and applies no toleration at all for the class.", check_pt001,
      "toleration"},
@@ -194,8 +212,10 @@ const std::vector<Rule> k_rules = {
      check_eq004, "koordinator"},
     {"EQ005", "old-api-group", W,
      "CapacityScheduling quota in scheduling.sigs.k8s.io, ignored since scheduler-plugins v0.25",
-     "Current CapacityScheduling reads scheduling.x-k8s.io only; label the quota for Koordinator "
-     "or move it to the new group.",
+     "scheduler-plugins moved ElasticQuota to scheduling.x-k8s.io in v0.25.7; Koordinator reads "
+     "scheduling.sigs.k8s.io to this day. A quota of the old group is only taken for a "
+     "CapacityScheduling one when the run says so: --policy capacity without koordinator, or "
+     "scheduling.x-k8s.io objects in the same inputs.",
      check_eq005, "capacity"},
 };
 

@@ -178,7 +178,7 @@ void check_yq004(const Context& c, Report& r) {
                     part, Node(), ""};
       Checker pc(pv, r);
       pc.fields(part, k_partition);
-      pc.fields(part["preemption"], {"enabled"});
+      pc.fields(part["preemption"], {"enabled", "quotapreemptionenabled"});  // the latter v1.8
       pc.fields(part["nodesortpolicy"], {"type", "resourceweights"});
       for (const Node& l : part["limits"].children()) {
         pc.fields(l, k_limit);

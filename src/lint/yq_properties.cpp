@@ -22,7 +22,8 @@ const std::vector<std::string_view> k_known = {"application.sort.policy",
                                                "priority.offset",
                                                "preemption.policy",
                                                "preemption.delay",
-                                               "quota.preemption.delay"};
+                                               "quota.preemption.delay",
+                                               "preemption.quota.delay"};  // v1.8 spelling
 
 std::string lower(std::string_view s) {
   std::string out(s);
@@ -120,7 +121,8 @@ void check_yq002(const Context& c, Report& r) {
       }
       return;
     }
-    if (p.key() != "preemption.delay" && p.key() != "quota.preemption.delay") {
+    if (p.key() != "preemption.delay" && p.key() != "quota.preemption.delay" &&
+        p.key() != "preemption.quota.delay") {
       return;
     }
     std::optional<double> d = go_duration(p.text());
@@ -146,12 +148,17 @@ void check_yq003(const Context& c, Report& r) {
   });
 }
 
+// Guarantee-based preemption (yunikorn-core pkg/scheduler/objects/preemption.go) only helps a
+// queue below its guaranteed share, so without guarantees it never fires. That is the shipped
+// default (no preemption section, no guarantees) and harmless, so only an explicit choice is
+// reported: `preemption.enabled: true` or preemption.* queue properties. Quota preemption
+// (a queue's quota delay, with quotapreemptionenabled since v1.8) needs no guarantees.
 void check_yq005(const Context& c, Report& r) {
   for (const QueuesDoc& doc : c.corpus().queues_docs()) {
     for (const Node& part : doc.root()["partitions"].children()) {
       Node enabled = part["preemption"]["enabled"];
       bool on = enabled.text() != "false";
-      bool guaranteed = false;
+      bool guaranteed = false, quota_preemption = false;
       Node preemption_prop;
       std::string prop_queue;
       each_queue(c.corpus(), [&](const QueueVisit& q) {
@@ -161,7 +168,10 @@ void check_yq005(const Context& c, Report& r) {
         guaranteed = guaranteed || q.queue["resources"]["guaranteed"].size() > 0;
         for (const Node& props : property_maps(q.queue)) {
           for (const Node& p : props.children()) {
-            if (!preemption_prop.exists() && p.key().starts_with("preemption.")) {
+            quota_preemption = quota_preemption || p.key() == "quota.preemption.delay" ||
+                               p.key() == "preemption.quota.delay";
+            if (!preemption_prop.exists() && p.key().starts_with("preemption.") &&
+                p.key() != "preemption.quota.delay") {
               preemption_prop = p;
               prop_queue = q.path;
             }
@@ -169,11 +179,12 @@ void check_yq005(const Context& c, Report& r) {
         }
       });
       std::string object = "queues.yaml:" + (part["name"].null() ? "default" : part["name"].str());
-      Node at = part["name"].exists() ? part["name"] : part;
-      if (on && !guaranteed) {
+      bool explicit_on = enabled.text() == "true" || preemption_prop.exists();
+      if (on && explicit_on && !guaranteed && !quota_preemption) {
+        Node at = enabled.text() == "true" ? enabled : preemption_prop;
         r.add(object, at,
-              "preemption is enabled but no queue sets resources.guaranteed: queue preemption "
-              "only acts for a queue below its guaranteed share, so it never fires");
+              "preemption is configured but no queue sets resources.guaranteed: queue "
+              "preemption only acts for a queue below its guaranteed share, so it never fires");
       } else if (!on && preemption_prop.exists()) {
         r.add(object, enabled,
               fmt::format("preemption is disabled for the partition, so {} on queue {} has no "

@@ -50,7 +50,8 @@ TEST_CASE("lint exits 2 on bad input and bad options", "[lint][e2e]") {
 
 TEST_CASE("the subcommand picks the rule group", "[lint][e2e]") {
   CHECK(run("lint queues -f testdata/lint/PC001/bad.yaml").code == 0);
-  CHECK(run("lint priorityclasses -f testdata/lint/KQ001/bad.yaml").code == 0);
+  // A ClusterQueue alone holds nothing the PriorityClass rules read: linting nothing fails.
+  CHECK(run("lint priorityclasses -f testdata/lint/KQ001/bad.yaml").code == 2);
   CHECK(run("lint queues -f testdata/lint/KQ001/bad.yaml").code == 1);
   Run both = run("lint -f testdata/lint/KQ001/bad.yaml -f testdata/lint/PC001/bad.yaml");
   CHECK(both.out.find("[KQ001]") != std::string::npos);

@@ -69,11 +69,43 @@ std::vector<Finding> run(const std::vector<load::ScannedObject>& input,
                          const std::vector<load::ScannedObject>& baseline, const Options& o,
                          const std::vector<const Rule*>& selected);
 
+// Whether `o` is an object one of `groups`' rules reads (the "linted" count of the summary).
+bool read_by(const load::ScannedObject& o, const std::vector<Group>& groups);
+
+// A file the walk did not lint on purpose, and why ("Helm chart template", "--exclude ...").
+struct SkippedFile {
+  std::string path;
+  std::string reason;
+};
+
+// What a run read: every format reports the same counts.
+struct Summary {
+  std::size_t files = 0;               // files read without a problem, objects or not
+  std::size_t objects = 0;             // objects a selected rule reads
+  std::size_t other_objects = 0;       // objects of kinds no selected rule reads
+  std::vector<Diagnostic> unreadable;  // one per file that could not be read (or part of it)
+  std::vector<SkippedFile> skipped;
+};
+
+// Everything a report shows. `fail_on` is the gate (nullopt: --fail-on never); formats with
+// a pass/fail notion (JUnit) fail exactly the findings the gate fails on.
+struct Result {
+  std::vector<Finding> findings;
+  std::vector<const Rule*> selected;  // the rules that ran (SARIF and JUnit list them)
+  Summary summary;
+  std::optional<Level> fail_on = Level::error;
+};
+
+// Findings at or above the gate.
+bool gate_fails(const Result& r);
+
+// "linted 14 objects from 6 files: 3 findings (1 error, 2 warnings)", with unreadable and
+// skipped files when there are any.
+std::string summary_line(const Result& r);
+
 enum class Format { text, json, sarif, github, junit };
 std::optional<Format> parse_format(std::string_view text);
 
-// Writes the findings. `selected` are the rules that ran (SARIF and JUnit list them).
-void write(Format f, const std::vector<Finding>& findings, const std::vector<const Rule*>& selected,
-           std::ostream& out);
+void write(Format f, const Result& r, std::ostream& out);
 
 }  // namespace kpreempt::lint

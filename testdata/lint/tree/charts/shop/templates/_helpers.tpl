@@ -1,0 +1,3 @@
+{{- define "shop.fullname" -}}
+{{- .Release.Name | trunc 63 | trimSuffix "-" }}
+{{- end }}
