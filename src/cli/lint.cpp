@@ -108,6 +108,7 @@ int run_lint(const LintOptions& o, std::vector<lint::Group> groups, const Stream
   lint::WalkOptions walk{o.inputs.recursive, o.excludes};
   lint::Gathered input = lint::gather(o.inputs.files, walk);
   lint::Gathered baseline = lint::gather(o.baseline, walk);
+  opts.template_folders = input.template_folders;
   result.findings = lint::run(input.objects, baseline.objects, opts, result.selected);
   result.summary = summarise(input, baseline, result.selected);
   lint::write(*lint::parse_format(o.output), result, io.out);

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 
 namespace kpreempt::lint {
 namespace {
@@ -52,8 +53,9 @@ void check_parent(const Obj& q, const std::map<std::string, const Obj*>& by_name
 
 void check_children_min(const Obj& p, const std::vector<QuotaView>& all, Report& r) {
   std::map<std::string, std::int64_t> sum;
+  std::set<std::pair<std::string, std::string>> counted;  // a child declared twice counts once
   for (const QuotaView& c : all) {
-    if (label(*c.obj, "parent") != p.name) {
+    if (label(*c.obj, "parent") != p.name || !counted.insert({c.obj->ns, c.obj->name}).second) {
       continue;
     }
     for (const Node& m : (*c.obj)["spec"]["min"].children()) {

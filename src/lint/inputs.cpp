@@ -140,6 +140,11 @@ class Walker {
     }
     if (chart && holds_template(path)) {
       m_out.skipped.push_back(SkippedFile{path, "Helm template"});
+      std::string folder = p.parent_path().string();
+      auto& tf = m_out.template_folders;
+      if (std::find(tf.begin(), tf.end(), folder) == tf.end()) {
+        tf.push_back(folder);
+      }
       return;
     }
     ++m_out.files;

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <set>
 
 namespace kpreempt::lint {
@@ -69,6 +70,13 @@ void equal_values(const Context& c, Report& r, bool same_policy) {
       break;
     }
   }
+}
+
+// A class next to Helm templates that were not read may well be used by them.
+bool beside_templates(const Context& c, const Obj& o) {
+  std::string folder = std::filesystem::path(o.tree->file).parent_path().string();
+  const auto& tf = c.options().template_folders;
+  return std::find(tf.begin(), tf.end(), folder) != tf.end();
 }
 
 // What the Priority admission plugin gives a pod that names no class (kubernetes
@@ -195,7 +203,7 @@ void check_pc018(const Context& c, Report& r) {
   }
   std::set<std::string> seen;  // a class declared twice is one class
   for (const PriorityClassView& v : c.corpus().classes()) {
-    if (!seen.insert(v.obj->name).second) {
+    if (!seen.insert(v.obj->name).second || beside_templates(c, *v.obj)) {
       continue;
     }
     bool used = std::any_of(uses.begin(), uses.end(), [&](const PodUse& u) {
@@ -227,7 +235,7 @@ void check_pc019(const Context& c, Report& r) {
       r.add(*b.obj, anchor(*b.obj, "value"),
             fmt::format("class {} is declared again with value {}, preemptionPolicy {}, "
                         "globalDefault {}; {}:{} declares value {}, preemptionPolicy {}, "
-                        "globalDefault {}: whichever is applied last wins, and applying the "
+                        "globalDefault {}: whichever is applied first wins, and applying the "
                         "other then fails (value and preemptionPolicy are immutable)",
                         b.obj->name, show_value(b), b.policy, b.global_default, first.file,
                         first.line, show_value(a), a.policy, a.global_default));

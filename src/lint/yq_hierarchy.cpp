@@ -19,8 +19,8 @@ namespace {
 
 using Fields = std::vector<std::string_view>;
 const Fields k_top = {"partitions", "checksum"};
-const Fields k_partition = {"name",   "queues",     "placementrules",
-                            "limits", "preemption", "nodesortpolicy"};
+const Fields k_partition = {"name",       "queues",         "placementrules",   "limits",
+                            "preemption", "nodesortpolicy", "usergroupresolver"};
 const Fields k_queue = {"name",     "parent",    "resources",     "maxapplications", "properties",
                         "adminacl", "submitacl", "childtemplate", "queues",          "limits"};
 const Fields k_rule = {"name", "create", "filter", "parent", "value"};
@@ -180,6 +180,7 @@ void check_yq004(const Context& c, Report& r) {
       pc.fields(part, k_partition);
       pc.fields(part["preemption"], {"enabled", "quotapreemptionenabled"});  // the latter v1.8
       pc.fields(part["nodesortpolicy"], {"type", "resourceweights"});
+      pc.fields(part["usergroupresolver"], {"type"});
       for (const Node& l : part["limits"].children()) {
         pc.fields(l, k_limit);
       }

@@ -23,7 +23,8 @@ struct Gathered {
   std::size_t files = 0;               // files read without a problem
   std::vector<Diagnostic> unreadable;  // one per file, severity error
   std::vector<SkippedFile> skipped;
-  std::vector<std::string> notes;  // "deploy: 2 sub-folders not read without -R"
+  std::vector<std::string> template_folders;  // folders of skipped Helm templates
+  std::vector<std::string> notes;             // "deploy: 2 sub-folders not read without -R"
 };
 
 // Reads every -f argument (file, folder or "-"). Never throws for bad input.

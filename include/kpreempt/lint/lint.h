@@ -59,6 +59,8 @@ struct Options {
   std::vector<std::string> only, enable, disable;   // ids or names
   std::optional<std::pair<int, int>> kube_version;  // major, minor
   std::int64_t autoscaler_cutoff = -10;
+  // Folders holding Helm templates that were not read: uses of a class may hide there (PC018).
+  std::vector<std::string> template_folders;
 };
 
 // The rules a run evaluates. Throws UsageError for an unknown rule or policy.
