@@ -167,7 +167,8 @@ void check_pc020(const Context& c, Report& r) {
   }
   std::set<std::string> named;
   const PodUse* first = nullptr;
-  for (const PodUse& u : c.corpus().pod_uses()) {
+  std::vector<PodUse> uses = c.corpus().pod_uses();
+  for (const PodUse& u : uses) {
     Node name = u.spec["priorityClassName"];
     if (name.null() || builtin_value(name.text())) {
       continue;

@@ -21,7 +21,9 @@ Run run(const std::string& args) {
 
 // Standard error alone.
 std::string err_of(const std::string& args) {
-  return kpreempt::test::run_binary(args + " 2>&1 >/dev/null", false).out;
+  return kpreempt::test::run_shell(std::string("cd '" KPREEMPT_TESTDATA "/..' && '") +
+                                   KPREEMPT_BINARY + "' " + args + " 2>&1 >/dev/null")
+      .out;
 }
 
 bool has(const std::string& text, const std::string& part) {
