@@ -51,12 +51,14 @@ TEST_CASE("a 400-digit preemption.delay falls back to 30s as in YuniKorn", "[cli
 }
 
 TEST_CASE("lint reports a 400-digit preemption.delay instead of crashing", "[cli][e2e]") {
-  Run r = run_binary("lint queues -f testdata/cli/long-number-delay.yaml --only YQ002", true);
-  INFO(r.out);
-  CHECK(r.code != 3);
-  CHECK(r.out.find("preemption.delay \"" + k_digits +
-                   "s\" is not a positive duration such as 30s or 5m: the default of 30s "
-                   "applies") != std::string::npos);
+  Run r = run_binary("lint -f testdata/cli/long-number-delay.yaml --only YQ002", true);
+  CHECK(r.code == 1);
+  CHECK(r.out ==
+        "testdata/cli/long-number-delay.yaml:28:23: error: "
+        "queues.yaml:default/root.parent.child2: preemption.delay \"" +
+            k_digits +
+            "s\" is not a positive duration such as 30s or 5m: the default of 30s "
+            "applies [YQ002]\n");
 }
 
 TEST_CASE("a 400-digit --kube-version or --set value is a usage error", "[cli][e2e]") {
