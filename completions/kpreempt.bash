@@ -13,8 +13,8 @@ _kpreempt_options() {
     case $1 in
         explain)
             echo "-f= --filename= -R --recursive --pod= --workload= --pod-file= --all-pending" \
-                "--victim= --policy= --now= --set= -o= --output= --color= --cache --no-cache" \
-                "-h --help" ;;
+                "--victim= --policy= --now= --set= -o= --output= --color= -v --verbose" \
+                "--cache --no-cache -h --help" ;;
         lint)
             echo "-f= --filename= -R --recursive --exclude= --allow-empty --baseline=" \
                 "--enable= --disable= --only= --fail-on= --kube-version=" \

@@ -50,6 +50,7 @@ _kpreempt_explain() {
     '*--set=[policy argument KEY=VALUE]:KEY=VALUE:' \
     '(-o --output)'{-o+,--output=}'[output format]:format:(text wide json yaml)' \
     '--color=[colour the output]:when:(auto always never)' \
+    '(-v --verbose)'{-v,--verbose}'[note the objects no policy reads]' \
     '(--no-cache)--cache[keep the loaded dump in the snapshot cache, whatever its size]' \
     '(--cache)--no-cache[neither read nor write the snapshot cache]'
 }

@@ -64,7 +64,7 @@ def main():
     # Findings of the parser targets, kept as regressions: fuzz/<target>-<what>.
     for path in sorted((testdata / "bad" / "fuzz").glob("*")):
         write(out, path.name.split("-")[0], path.read_bytes())
-    for target in ("quantity", "time"):
+    for target in ("quantity", "time", "go_parse"):
         for line in (root / "fuzz" / "seeds" / f"{target}.txt").read_text().splitlines():
             write(out, target, line)
 

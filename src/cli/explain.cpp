@@ -5,6 +5,7 @@
 #include "cli/subcommands.h"
 
 #include "kpreempt/exit_code.h"
+#include "kpreempt/model/go_parse.h"
 #include "kpreempt/model/kueue.h"
 #include "kpreempt/render/render.h"
 
@@ -13,8 +14,11 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdint>
 #include <future>
 #include <memory>
+#include <string>
+#include <vector>
 
 namespace kpreempt::cli {
 
@@ -147,6 +151,27 @@ std::vector<Subject> subjects(const ExplainOptions& o, const Loaded& loaded) {
   return out;
 }
 
+// "skipped 1,204 objects of 7 kinds not read by any policy (ConfigMap 3, ...)", or "" when
+// every object of the dump was read.
+std::string skipped_note(const model::StringMap& skipped_kinds) {
+  std::uint64_t total = 0;
+  std::vector<std::string> kinds;
+  for (const auto& [kind, count] : skipped_kinds) {
+    total += model::go::parse_uint(count).value;
+    kinds.push_back(kind + " " + count);
+  }
+  if (kinds.empty()) {
+    return {};
+  }
+  std::string digits = std::to_string(total);
+  for (std::size_t i = digits.size(); i > 3; i -= 3) {
+    digits.insert(i - 3, ",");
+  }
+  return fmt::format("skipped {} object{} of {} kind{} not read by any policy ({})", digits,
+                     total == 1 ? "" : "s", kinds.size(), kinds.size() == 1 ? "" : "s",
+                     fmt::join(kinds, ", "));
+}
+
 int run_explain(const ExplainOptions& o, const Streams& io) {
   auto format = render::parse_format(o.output);
   model::Instant now = parse_now(o.now);
@@ -175,6 +200,9 @@ int run_explain(const ExplainOptions& o, const Streams& io) {
   }
   std::vector<render::Explanation> explanations;
   const model::Snapshot& snap = loaded->snapshot;
+  if (const std::string note = skipped_note(snap.skipped_kinds()); o.verbose && !note.empty()) {
+    io.err << kpreempt::format(Diagnostic{Severity::note, {}, note}) << '\n';
+  }
   for (const Subject& s : subjects(o, *loaded)) {
     render::Explanation e{s.pod, s.workload, now, {}};
     // Policies are pure functions of the snapshot: each decides on its own thread.
@@ -253,6 +281,8 @@ void add_explain(CLI::App& app, const Streams& io, int& exit_code) {
       ->check(CLI::IsMember({"text", "wide", "json", "yaml"}));
   cmd->add_option("--color", o->color, "auto, always or never (NO_COLOR is honoured)")
       ->check(CLI::IsMember({"auto", "always", "never"}));
+  cmd->add_flag("-v,--verbose", o->verbose,
+                "also note the objects of the dump that no policy reads, by kind");
   cmd->callback([o, io, &exit_code] { exit_code = run_explain(*o, io); });
 }
 

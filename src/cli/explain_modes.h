@@ -26,6 +26,7 @@ struct ExplainOptions {
   std::vector<std::string> sets;
   std::string output = "text";
   std::string color = "auto";
+  bool verbose = false;  // -v: also say what the dump held that no policy reads
 };
 
 // Who is explained: a pod or a Kueue Workload.

@@ -10,6 +10,7 @@
 #include "kpreempt/exit_code.h"
 #include "kpreempt/lint/inputs.h"
 #include "kpreempt/load/scan.h"
+#include "kpreempt/model/go_parse.h"
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
@@ -55,10 +56,13 @@ std::vector<std::string> split_ids(const std::vector<std::string>& values) {
 std::pair<int, int> parse_kube_version(const std::string& text) {
   static const std::regex k_version("v?([0-9]+)\\.([0-9]+)(\\.[0-9]+)?");
   std::smatch m;
-  if (!std::regex_match(text, m, k_version)) {
+  const bool matched = std::regex_match(text, m, k_version);
+  const auto major = model::go::parse_int(matched ? m.str(1) : "", 32);
+  const auto minor = model::go::parse_int(matched ? m.str(2) : "", 32);
+  if (!major || !minor) {
     throw UsageError(fmt::format("--kube-version: \"{}\" is not a version like 1.29", text));
   }
-  return {std::stoi(m[1]), std::stoi(m[2])};
+  return {static_cast<int>(major.value), static_cast<int>(minor.value)};
 }
 
 lint::Options rule_options(const LintOptions& o, std::vector<lint::Group> groups) {

@@ -3,6 +3,7 @@
 #include "lint/node.h"
 
 #include "kpreempt/diag.h"
+#include "kpreempt/model/go_parse.h"
 
 #include <algorithm>
 #include <regex>
@@ -114,28 +115,8 @@ std::string Node::path() const {
 }
 
 std::optional<std::int64_t> parse_int(std::string_view t, int bits) {
-  bool negative = false;
-  if (!t.empty() && (t[0] == '-' || t[0] == '+')) {
-    negative = t[0] == '-';
-    t.remove_prefix(1);
-  }
-  if (t.empty()) {
-    return std::nullopt;
-  }
-  // The magnitude limit: 2^(bits-1) for negatives, 2^(bits-1) - 1 otherwise.
-  const std::uint64_t limit = (std::uint64_t{1} << (bits - 1)) - (negative ? 0 : 1);
-  std::uint64_t v = 0;
-  for (char c : t) {
-    if (c < '0' || c > '9') {
-      return std::nullopt;
-    }
-    auto d = static_cast<std::uint64_t>(c - '0');
-    if (v > (limit - d) / 10) {
-      return std::nullopt;
-    }
-    v = v * 10 + d;
-  }
-  return negative ? static_cast<std::int64_t>(0 - v) : static_cast<std::int64_t>(v);
+  const auto r = model::go::parse_int(t, bits);
+  return r ? std::optional<std::int64_t>(r.value) : std::nullopt;
 }
 
 std::optional<std::int64_t> plain_int(const Node& n) {

@@ -5,6 +5,8 @@
 #include "lint/checks.h"
 #include "lint/yq_view.h"
 
+#include "kpreempt/model/go_parse.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -30,49 +32,6 @@ std::string lower(std::string_view s) {
   std::transform(out.begin(), out.end(), out.begin(),
                  [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   return out;
-}
-
-// Go's time.ParseDuration, in seconds; nullopt when it does not parse.
-std::optional<double> go_duration(std::string_view s) {
-  if (s == "0") {
-    return 0.0;
-  }
-  double sign = 1;
-  if (!s.empty() && (s[0] == '-' || s[0] == '+')) {
-    sign = s[0] == '-' ? -1 : 1;
-    s.remove_prefix(1);
-  }
-  if (s.empty()) {
-    return std::nullopt;
-  }
-  static const std::pair<std::string_view, double> k_units[] = {
-      {"ns", 1e-9}, {"us", 1e-6}, {"\xC2\xB5s", 1e-6}, {"\xCE\xBCs", 1e-6},
-      {"ms", 1e-3}, {"s", 1},     {"m", 60},           {"h", 3600}};
-  double total = 0;
-  while (!s.empty()) {
-    std::size_t i = 0;
-    while (i < s.size() && (std::isdigit(static_cast<unsigned char>(s[i])) || s[i] == '.')) {
-      ++i;
-    }
-    std::string number(s.substr(0, i));
-    if (number.empty() || number == "." || std::count(number.begin(), number.end(), '.') > 1) {
-      return std::nullopt;
-    }
-    s.remove_prefix(i);
-    std::size_t j = 0;
-    while (j < s.size() && !std::isdigit(static_cast<unsigned char>(s[j])) && s[j] != '.') {
-      ++j;
-    }
-    std::string_view unit = s.substr(0, j);
-    auto u = std::find_if(std::begin(k_units), std::end(k_units),
-                          [&](const auto& p) { return p.first == unit; });
-    if (u == std::end(k_units)) {
-      return std::nullopt;
-    }
-    total += std::stod(number) * u->second;
-    s.remove_prefix(j);
-  }
-  return sign * total;
 }
 
 template <typename F>
@@ -125,8 +84,8 @@ void check_yq002(const Context& c, Report& r) {
         p.key() != "preemption.quota.delay") {
       return;
     }
-    std::optional<double> d = go_duration(p.text());
-    if (!d || *d <= 0) {
+    const auto d = model::go::parse_duration(p.text());
+    if (!d || d.value <= 0) {
       r.add(q.object(), p,
             fmt::format("{} {} is not a positive duration such as 30s or 5m: {}", p.key(),
                         quote(p.text()),

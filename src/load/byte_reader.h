@@ -69,13 +69,6 @@ class ByteReader {
     return {m_cur, static_cast<std::size_t>(m_end - m_cur)};
   }
   void advance(std::size_t n) { m_cur += n; }
-  // -1 at the end of the input.
-  int peek() {
-    if (m_cur == m_end && !refill()) {
-      return -1;
-    }
-    return static_cast<unsigned char>(*m_cur);
-  }
   // For a Region: line breaks among its bytes read so far, and whether all were read.
   std::uint64_t file_newlines() const { return m_region ? m_region->newlines() : 0; }
   bool file_done() const { return m_stage == Stage::suffix || m_stage == Stage::done; }

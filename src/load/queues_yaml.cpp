@@ -4,6 +4,8 @@
 // unknown or repeated fields reject the whole file, so does any bad value.
 #include "load/queues_yaml.h"
 
+#include "kpreempt/model/go_parse.h"
+
 #include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/yaml.h>
 
@@ -133,11 +135,12 @@ class Parser {
     if (v.empty()) {
       return 0;
     }
-    if (v.size() > 18 ||
-        !std::all_of(v.begin(), v.end(), [](unsigned char c) { return std::isdigit(c); })) {
+    // Digits only, and what int64 holds.
+    const auto parsed = model::go::parse_uint(v, 63);
+    if (!parsed) {
       fail(n.Mark(), path, "\"" + v + "\" is not an unsigned integer");
     }
-    return std::stoll(v);
+    return static_cast<std::int64_t>(parsed.value);
   }
 
   model::StringMap string_map(const YAML::Node& n, const std::string& path) const {

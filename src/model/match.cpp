@@ -4,8 +4,9 @@
 
 #include "kpreempt/model/match.h"
 
+#include "kpreempt/model/go_parse.h"
+
 #include <algorithm>
-#include <charconv>
 #include <cstdint>
 #include <optional>
 
@@ -18,18 +19,8 @@ bool contains(const std::vector<std::string>& values, std::string_view v) {
 
 // strconv.ParseInt(s, 10, 64): optional sign, decimal digits, in range.
 std::optional<std::int64_t> parse_int64(std::string_view s) {
-  if (!s.empty() && s.front() == '+') {
-    s.remove_prefix(1);
-    if (!s.empty() && s.front() == '-') {
-      return std::nullopt;
-    }
-  }
-  std::int64_t v = 0;
-  const auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-  if (s.empty() || ec != std::errc() || ptr != s.data() + s.size()) {
-    return std::nullopt;
-  }
-  return v;
+  const auto r = go::parse_int(s);
+  return r ? std::optional<std::int64_t>(r.value) : std::nullopt;
 }
 
 // labels.NewRequirement's checks on operator and value count. A requirement failing them makes

@@ -2,11 +2,10 @@
 // Policy arguments given with --set, and the names of outcomes.
 
 #include "kpreempt/diag.h"
+#include "kpreempt/model/go_parse.h"
 #include "kpreempt/policy/policy.h"
 
 #include <fmt/format.h>
-
-#include <charconv>
 
 namespace kpreempt::policy {
 
@@ -27,20 +26,12 @@ std::int64_t Args::get_int(std::string_view key, std::int64_t fallback) const {
   if (text == nullptr) {
     return fallback;
   }
-  // Accept what Go's strconv.Atoi accepts: an optional sign, then decimal digits only.
-  std::string_view digits = *text;
-  if (!digits.empty() && digits.front() == '+') {
-    digits.remove_prefix(1);
-  }
-  std::int64_t value = 0;
-  const char* first = digits.data();
-  const char* last = first + digits.size();
-  const auto [ptr, ec] = std::from_chars(first, last, value);
-  const bool signed_twice = digits.size() != text->size() && !digits.empty() && digits[0] == '-';
-  if (digits.empty() || ec != std::errc() || ptr != last || signed_twice) {
+  // What Go's strconv.Atoi accepts: an optional sign, then decimal digits only.
+  const auto parsed = model::go::parse_int(*text);
+  if (!parsed) {
     throw UsageError(fmt::format("--set {}: \"{}\" is not an integer", key, *text));
   }
-  return value;
+  return parsed.value;
 }
 
 }  // namespace kpreempt::policy

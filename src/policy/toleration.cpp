@@ -6,6 +6,7 @@
 #include "kpreempt/policy/toleration.h"
 
 #include "kpreempt/diag.h"
+#include "kpreempt/model/go_parse.h"
 #include "kpreempt/policy/default.h"
 
 #include <fmt/format.h>
@@ -24,57 +25,11 @@ namespace {
 
 using model::Instant;
 using model::PodId;
+using model::go::quote;
 
 constexpr std::int64_t k_nanos_per_second = 1'000'000'000;
 // Go's zero time.Time, 0001-01-01T00:00:00Z: what a null lastTransitionTime decodes to.
 constexpr Instant k_go_zero_time{-62'135'596'800, 0};
-
-// strconv.Quote for the characters annotation values realistically hold.
-std::string go_quote(std::string_view s) {
-  std::string out = "\"";
-  for (unsigned char c : s) {
-    const char* named = c == '\n' ? "\\n" : c == '\t' ? "\\t" : c == '\r' ? "\\r" : nullptr;
-    if (named != nullptr) {
-      out += named;
-    } else if (c == '"' || c == '\\') {
-      out += {'\\', static_cast<char>(c)};
-    } else if (c < 0x20 || c == 0x7f) {
-      out += fmt::format("\\x{:02x}", c);
-    } else {
-      out += static_cast<char>(c);
-    }
-  }
-  return out + "\"";
-}
-
-enum class GoParseError { none, syntax, range };
-
-// strconv.ParseUint(s, 10, bits). Like Go, it reports "out of range" as soon as the value
-// overflows, even when a bad character follows.
-GoParseError parse_go_uint(std::string_view s, int bits, std::uint64_t& out) {
-  if (s.empty()) {
-    return GoParseError::syntax;
-  }
-  const std::uint64_t max_val = bits >= 64 ? UINT64_MAX : (std::uint64_t{1} << bits) - 1;
-  const std::uint64_t cutoff = UINT64_MAX / 10 + 1;
-  std::uint64_t n = 0;
-  for (char c : s) {
-    if (c < '0' || c > '9') {
-      return GoParseError::syntax;
-    }
-    if (n >= cutoff) {
-      return GoParseError::range;
-    }
-    n *= 10;
-    const std::uint64_t n1 = n + static_cast<std::uint64_t>(c - '0');
-    if (n1 < n || n1 > max_val) {
-      return GoParseError::range;
-    }
-    n = n1;
-  }
-  out = n;
-  return GoParseError::none;
-}
 
 struct Words {
   std::string code, detail;
@@ -158,7 +113,7 @@ Exemption judge_window(const model::Pod& pod, const TolerationPolicy& p, Instant
     return judged(Exemption::Kind::exempt, worded, [&] {
       const std::string why = cond == nullptr
                                   ? "no PodScheduled condition"
-                                  : fmt::format("PodScheduled is {}", go_quote(cond->status));
+                                  : fmt::format("PodScheduled is {}", quote(cond->status));
       return Words{"tolerates:not-scheduled",
                    fmt::format("protected from priority < {}: {}, so the toleration window has "
                                "not started ({})",
@@ -190,7 +145,7 @@ std::string legacy_prefix_warning(const model::Snapshot& snap) {
   for (const auto& pc : snap.priority_classes()) {
     for (const auto& [key, value] : pc.annotations) {
       if (key.starts_with(k_toleration_legacy_prefix)) {
-        names.push_back(go_quote(pc.name));
+        names.push_back(quote(pc.name));
         break;
       }
     }
@@ -327,36 +282,15 @@ VictimCheck to_victim_check(Exemption e) {
 
 }  // namespace
 
-GoIntParse parse_go_int(std::string_view text, int bits) {
-  std::string_view digits = text;
-  const bool negative = !digits.empty() && digits.front() == '-';
-  if (!digits.empty() && (digits.front() == '+' || digits.front() == '-')) {
-    digits.remove_prefix(1);
-  }
-  std::uint64_t magnitude = 0;
-  GoParseError err = parse_go_uint(digits, bits, magnitude);
-  const std::uint64_t cutoff = std::uint64_t{1} << (bits - 1);
-  if (err == GoParseError::none && (negative ? magnitude > cutoff : magnitude >= cutoff)) {
-    err = GoParseError::range;
-  }
-  if (err != GoParseError::none) {
-    return {std::nullopt,
-            fmt::format("strconv.ParseInt: parsing {}: {}", go_quote(text),
-                        err == GoParseError::syntax ? "invalid syntax" : "value out of range")};
-  }
-  // Two's complement negation also yields the minimum value from its magnitude.
-  const std::uint64_t bits_value = negative ? ~magnitude + 1 : magnitude;
-  return {static_cast<std::int64_t>(bits_value), {}};
-}
-
 TolerationPolicyParse parse_toleration_policy(const model::PriorityClass& pc) {
   TolerationPolicy p;
   if (const std::string* v = model::find(pc.annotations, k_min_preemptable_priority_key)) {
-    GoIntParse r = parse_go_int(*v, 32);
-    if (!r.value) {
-      return {std::nullopt, std::string(k_min_preemptable_priority_key), *v, r.error};
+    const auto r = model::go::parse_int(*v, 32);
+    if (!r) {
+      return {std::nullopt, std::string(k_min_preemptable_priority_key), *v,
+              model::go::int_error(*v, r.error)};
     }
-    p.minimum_preemptable_priority = static_cast<std::int32_t>(*r.value);
+    p.minimum_preemptable_priority = static_cast<std::int32_t>(r.value);
   } else {
     // int32 arithmetic: a class of value 2147483647 wraps, as Go does.
     p.minimum_preemptable_priority =
@@ -364,11 +298,12 @@ TolerationPolicyParse parse_toleration_policy(const model::PriorityClass& pc) {
     p.minimum_defaulted = true;
   }
   if (const std::string* v = model::find(pc.annotations, k_toleration_seconds_key)) {
-    GoIntParse r = parse_go_int(*v, 64);
-    if (!r.value) {
-      return {std::nullopt, std::string(k_toleration_seconds_key), *v, r.error};
+    const auto r = model::go::parse_int(*v, 64);
+    if (!r) {
+      return {std::nullopt, std::string(k_toleration_seconds_key), *v,
+              model::go::int_error(*v, r.error)};
     }
-    p.toleration_seconds = *r.value;
+    p.toleration_seconds = r.value;
   } else {
     p.seconds_defaulted = true;
   }
@@ -410,7 +345,7 @@ Exemption evaluate_toleration_for(const model::Snapshot& snap, model::PodId vict
     return judged(Exemption::Kind::error, worded, [&] {
       return Words{"error:priority-class-not-found",
                    fmt::format("priorityclass.scheduling.k8s.io {} not found",
-                               go_quote(pod.priority_class_name))};
+                               quote(pod.priority_class_name))};
     });
   }
   if (preemptor_never) {
@@ -421,11 +356,10 @@ Exemption evaluate_toleration_for(const model::Snapshot& snap, model::PodId vict
   const TolerationPolicyParse parsed = parse_toleration_policy(*pc);
   if (!parsed.policy) {
     return judged(Exemption::Kind::not_exempt, worded, [&] {
-      return Words{
-          "invalid-policy",
-          fmt::format("PriorityClass {} annotation {}={}: {}; its whole toleration policy "
-                      "is ignored",
-                      go_quote(pc->name), parsed.key, go_quote(parsed.value), parsed.error)};
+      return Words{"invalid-policy",
+                   fmt::format("PriorityClass {} annotation {}={}: {}; its whole toleration policy "
+                               "is ignored",
+                               quote(pc->name), parsed.key, quote(parsed.value), parsed.error)};
     });
   }
   const TolerationPolicy& p = *parsed.policy;

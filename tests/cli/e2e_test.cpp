@@ -4,6 +4,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <filesystem>
+#include <fstream>
 #include <string>
 
 namespace {
@@ -110,4 +112,43 @@ TEST_CASE("policy warnings go to stderr once", "[cli][e2e]") {
   auto first = r.out.find(warning);
   CHECK(first != std::string::npos);
   CHECK(r.out.find(warning, first + 1) == std::string::npos);
+}
+
+// Only what the binary writes to stderr.
+static Run stderr_of(const std::string& args) {
+  return kpreempt::test::run_shell(std::string("cd '" KPREEMPT_TESTDATA "/..' && '") +
+                                   KPREEMPT_BINARY + "' " + args + " 2>&1 >/dev/null");
+}
+
+TEST_CASE("explain -v notes the objects no policy reads, by kind", "[cli][e2e]") {
+  const std::string args =
+      "explain -f testdata/cli/skipped-kinds.yaml --pod shop/web-0 --policy default "
+      "--now 2026-11-22T10:00:00Z";
+  Run quiet = stderr_of(args);
+  CHECK(quiet.code == 0);
+  CHECK(quiet.out.empty());
+  Run verbose = stderr_of(args + " -v");
+  CHECK(verbose.code == 0);
+  CHECK(verbose.out ==
+        "kpreempt: note: skipped 3 objects of 2 kinds not read by any policy (ConfigMap 1, "
+        "Service 2)\n");
+}
+
+TEST_CASE("explain --verbose counts skipped objects with thousands separators", "[cli][e2e]") {
+  const auto path = std::filesystem::temp_directory_path() / "kpreempt-skipped-1204.yaml";
+  {
+    std::ofstream out(path);
+    out << "apiVersion: v1\nkind: Pod\nmetadata:\n  name: web-0\n  namespace: shop\n"
+           "spec:\n  containers:\n  - name: app\nstatus:\n  phase: Pending\n";
+    for (int i = 0; i < 1204; ++i) {
+      out << "---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c" << i
+          << "\n  namespace: shop\n";
+    }
+  }
+  Run r = stderr_of("explain -f " + path.string() +
+                    " --pod shop/web-0 --policy default --verbose --now 2026-11-22T10:00:00Z");
+  std::filesystem::remove(path);
+  CHECK(r.out ==
+        "kpreempt: note: skipped 1,204 objects of 1 kind not read by any policy (ConfigMap "
+        "1204)\n");
 }

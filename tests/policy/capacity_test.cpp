@@ -4,7 +4,7 @@
 #include "kpreempt/policy/capacity.h"
 
 #include "load/load_support.h"
-#include "policy/capacity_internal.h"
+#include "policy/capacity/internal.h"
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>

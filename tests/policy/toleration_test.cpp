@@ -161,39 +161,6 @@ const PodVerdict* verdict_of(const Decision& d, std::string_view name) {
 
 }  // namespace
 
-TEST_CASE("annotation values follow Go's ParseInt grammar", "[policy][toleration]") {
-  CHECK(parse_go_int("007", 32).value == 7);
-  CHECK(parse_go_int("-0", 32).value == 0);
-  CHECK(parse_go_int("+5", 32).value == 5);
-  CHECK(parse_go_int("-1", 64).value == -1);
-  for (const char* bad : {"", " 5", "5 ", "1e3", "0x10", "1_000", "1.0", "+", "-", "+-1", "--1",
-                          "\xef\xbc\x95", "five", "٣"}) {
-    INFO(bad);
-    CHECK_FALSE(parse_go_int(bad, 64).value.has_value());
-  }
-  CHECK(parse_go_int("a", 32).error == "strconv.ParseInt: parsing \"a\": invalid syntax");
-  CHECK(parse_go_int("", 32).error == "strconv.ParseInt: parsing \"\": invalid syntax");
-  // A value kubectl printed with its quotes kept, as a user may paste it.
-  CHECK(parse_go_int("\"5\"", 32).error ==
-        "strconv.ParseInt: parsing \"\\\"5\\\"\": invalid syntax");
-}
-
-TEST_CASE("minimum-preemptable-priority must fit int32 and toleration-seconds int64",
-          "[policy][toleration]") {
-  CHECK(parse_go_int("2147483647", 32).value == 2147483647);
-  CHECK(parse_go_int("-2147483648", 32).value == -2147483648LL);
-  CHECK(parse_go_int("2147483648", 32).error ==
-        "strconv.ParseInt: parsing \"2147483648\": value out of range");
-  CHECK_FALSE(parse_go_int("-2147483649", 32).value.has_value());
-  CHECK(parse_go_int("9223372036854775807", 64).value == INT64_MAX);
-  CHECK(parse_go_int("-9223372036854775808", 64).value == INT64_MIN);
-  CHECK_FALSE(parse_go_int("9223372036854775808", 64).value.has_value());
-  CHECK_FALSE(parse_go_int("-9223372036854775809", 64).value.has_value());
-  // Go notices the overflow before the bad character, so the message says range.
-  CHECK(parse_go_int("99999999999999999999x", 64).error ==
-        "strconv.ParseInt: parsing \"99999999999999999999x\": value out of range");
-}
-
 TEST_CASE("absent annotations default to class value + 1 and 0 seconds", "[policy][toleration]") {
   const auto r = parse_toleration_policy(klass("low", 8000));
   REQUIRE(r.policy.has_value());

@@ -204,13 +204,4 @@ TEST_CASE("victims must cover the whole ask by themselves", "[policy][yunikorn]"
   CHECK(not_covered(ask, Res{{"memory", 10}}));                      // no shared key: never covers
 }
 
-TEST_CASE("Go durations parse as the queue property expects", "[policy][yunikorn]") {
-  using policy::yunikorn::parse_go_duration;
-  CHECK(parse_go_duration("1ms") == 1'000'000);
-  CHECK(parse_go_duration("1h30m") == 5'400'000'000'000LL);
-  CHECK(parse_go_duration("1.5s") == 1'500'000'000LL);
-  CHECK_FALSE(parse_go_duration("30"));
-  CHECK_FALSE(parse_go_duration("10 s"));
-}
-
 }  // namespace kpreempt

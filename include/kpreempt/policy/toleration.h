@@ -27,14 +27,6 @@ inline constexpr std::string_view k_min_preemptable_priority_key =
 inline constexpr std::string_view k_toleration_seconds_key =
     "preemption-toleration.scheduling.x-k8s.io/toleration-seconds";
 
-// Go strconv.ParseInt(text, 10, bits): an optional sign, then ASCII digits only. On failure
-// `error` holds Go's message, e.g. `strconv.ParseInt: parsing "a": invalid syntax`.
-struct GoIntParse {
-  std::optional<std::int64_t> value;
-  std::string error;
-};
-GoIntParse parse_go_int(std::string_view text, int bits);
-
 struct TolerationPolicy {
   std::int32_t minimum_preemptable_priority = 0;
   bool minimum_defaulted = false;  // key absent: class value + 1

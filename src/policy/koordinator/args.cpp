@@ -11,7 +11,7 @@
 #include <algorithm>
 #include <limits>
 
-namespace kpreempt::policy::koord {
+namespace kpreempt::policy::koordinator {
 namespace {
 
 std::int64_t units(std::string_view name, model::Quantity q) {
@@ -180,4 +180,4 @@ bool non_preemptible(const model::Pod& pod) {
   return v != nullptr && *v == "false";
 }
 
-}  // namespace kpreempt::policy::koord
+}  // namespace kpreempt::policy::koordinator

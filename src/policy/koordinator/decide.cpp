@@ -17,8 +17,8 @@
 namespace kpreempt::policy {
 namespace {
 
-using koord::Context;
-using koord::Gang;
+using koordinator::Context;
+using koordinator::Gang;
 
 // With match policy once-satisfied (the default) a gang that already had minMember members
 // bound is scheduled as plain pods.
@@ -39,7 +39,7 @@ bool once_satisfied(const model::Snapshot& snap, const Gang& g, model::PodId pod
 }
 
 std::string gang_name(const model::Snapshot& snap, model::PodId id) {
-  std::optional<Gang> g = koord::gang_of(snap, id);
+  std::optional<Gang> g = koordinator::gang_of(snap, id);
   return g ? g->name : std::string();
 }
 
@@ -54,8 +54,8 @@ Victim victim_of(const Context& ctx, model::PodId id, model::NodeId node, std::s
 }
 
 // A node verdict for every node, from the furthest step it reached.
-void node_verdicts(const Context& ctx, const koord::PodLevel* pod, const koord::JobLevel* job,
-                   Decision& d) {
+void node_verdicts(const Context& ctx, const koordinator::PodLevel* pod,
+                   const koordinator::JobLevel* job, Decision& d) {
   for (model::NodeId n : ctx.snap.nodes_by_name()) {
     NodeVerdict v;
     v.node = ctx.snap.nodes()[n].name;
@@ -68,7 +68,7 @@ void node_verdicts(const Context& ctx, const koord::PodLevel* pod, const koord::
     for (model::PodId id : ctx.snap.pods_on(n)) {
       v.pods.push_back(common::plain_verdict(ctx.snap, id, ctx.filters.priority(), "not examined"));
     }
-    const koord::NodeRun* run = nullptr;
+    const koordinator::NodeRun* run = nullptr;
     for (std::size_t i = 0; pod != nullptr && i < pod->runs.size(); ++i) {
       if (pod->runs[i].node == n) {
         run = &pod->runs[i];
@@ -80,7 +80,7 @@ void node_verdicts(const Context& ctx, const koord::PodLevel* pod, const koord::
       v.pods = job->pods[n];
     }
     if (run != nullptr) {
-      v.code = run->result == koord::NodeRun::Result::candidate ? "candidate" : run->code;
+      v.code = run->result == koordinator::NodeRun::Result::candidate ? "candidate" : run->code;
       v.detail = run->detail;
       v.rank = run->rank;
       v.pods = run->pods;
@@ -89,11 +89,11 @@ void node_verdicts(const Context& ctx, const koord::PodLevel* pod, const koord::
   }
 }
 
-void finish_job(const Context& ctx, const koord::JobLevel& job, Decision& d) {
+void finish_job(const Context& ctx, const koordinator::JobLevel& job, Decision& d) {
   d.outcome = Outcome::preempt;
   d.reasons.insert(d.reasons.begin(), "preempt");
   Table t{"Job-level placement (Coscheduling)", {"MEMBER", "NODE", "COST", "VICTIMS"}, {}};
-  for (const koord::Placement& p : job.placements) {
+  for (const koordinator::Placement& p : job.placements) {
     if (p.pod == ctx.in.preemptor) {
       d.node = ctx.snap.nodes()[p.node].name;
     }
@@ -117,8 +117,8 @@ void finish_job(const Context& ctx, const koord::JobLevel& job, Decision& d) {
       job.placements.size(), d.victims.size(), d.node.empty() ? "-" : d.node);
 }
 
-void finish_pod(const Context& ctx, const koord::PodLevel& pod, Decision& d) {
-  const koord::NodeRun& run = pod.runs[*pod.winner];
+void finish_pod(const Context& ctx, const koordinator::PodLevel& pod, Decision& d) {
+  const koordinator::NodeRun& run = pod.runs[*pod.winner];
   d.outcome = Outcome::preempt;
   d.node = ctx.snap.nodes()[run.node].name;
   d.reasons.insert(d.reasons.begin(), "preempt");
@@ -138,7 +138,7 @@ void finish_pod(const Context& ctx, const koord::PodLevel& pod, Decision& d) {
                   pod.pick.decided_by.empty() ? "" : " (" + pod.pick.decided_by + ")");
 }
 
-std::vector<bool> potential_nodes(const Context& ctx, const koord::Admission& adm) {
+std::vector<bool> potential_nodes(const Context& ctx, const koordinator::Admission& adm) {
   std::vector<bool> out;
   for (const common::FilterStatus& f : ctx.first) {
     // A PreFilter rejection gives every node the same Unschedulable status.
@@ -148,23 +148,23 @@ std::vector<bool> potential_nodes(const Context& ctx, const koord::Admission& ad
 }
 
 // The PostFilter chain: job level first when enabled, then the pod level for the trigger pod.
-void preempt(const Context& ctx, const koord::Admission& adm, const std::optional<Gang>& gang,
+void preempt(const Context& ctx, const koordinator::Admission& adm, const std::optional<Gang>& gang,
              Decision& d) {
   const std::vector<bool> potential = potential_nodes(ctx, adm);
-  koord::JobLevel job;
+  koordinator::JobLevel job;
   if (ctx.args.enable_preemption) {
-    job = koord::run_job_level(ctx, potential, gang);
+    job = koordinator::run_job_level(ctx, potential, gang);
     if (job.ok) {
       finish_job(ctx, job, d);
       node_verdicts(ctx, nullptr, &job, d);
-      d.details_json = koord::details_json(ctx, adm, gang, &job, d);
+      d.details_json = koordinator::details_json(ctx, adm, gang, &job, d);
       return;
     }
     d.reasons.push_back("job:" + job.code);
     d.warnings.push_back("job-level preemption failed (" + job.detail +
                          "); the trigger pod tries pod-level preemption alone");
   }
-  const koord::PodLevel pod = koord::run_pod_level(ctx, potential);
+  const koordinator::PodLevel pod = koordinator::run_pod_level(ctx, potential);
   if (pod.winner) {
     finish_pod(ctx, pod, d);
   } else {
@@ -179,7 +179,7 @@ void preempt(const Context& ctx, const koord::Admission& adm, const std::optiona
   }
   node_verdicts(ctx, &pod, ctx.args.enable_preemption ? &job : nullptr, d);
   d.details_json =
-      koord::details_json(ctx, adm, gang, ctx.args.enable_preemption ? &job : nullptr, d);
+      koordinator::details_json(ctx, adm, gang, ctx.args.enable_preemption ? &job : nullptr, d);
 }
 
 }  // namespace
@@ -188,13 +188,13 @@ Decision decide_koordinator(const Input& in) {
   if (in.preemptor == model::k_none) {
     throw UsageError("policy koordinator explains a pending Pod (--pod), not a Workload");
   }
-  const Context ctx(in, koord::read_args(in));
+  const Context ctx(in, koordinator::read_args(in));
   Decision d;
   d.policy = "koordinator";
   d.warnings = ctx.filters.warnings();
   d.warnings.insert(d.warnings.end(), ctx.quotas.warnings().begin(), ctx.quotas.warnings().end());
-  std::optional<Gang> gang = koord::gang_of(in.snapshot, in.preemptor);
-  const koord::Admission adm = koord::admit(ctx);
+  std::optional<Gang> gang = koordinator::gang_of(in.snapshot, in.preemptor);
+  const koordinator::Admission adm = koordinator::admit(ctx);
   if (!adm.ok) {
     d.reasons.push_back(adm.code);
   }
@@ -207,7 +207,7 @@ Decision decide_koordinator(const Input& in) {
         gang->id, gang->members.size(), gang->min_member,
         gang->initialised ? "" : ", not initialised");
     node_verdicts(ctx, nullptr, nullptr, d);
-    d.details_json = koord::details_json(ctx, adm, gang, nullptr, d);
+    d.details_json = koordinator::details_json(ctx, adm, gang, nullptr, d);
   } else {
     if (gang && once_satisfied(in.snapshot, *gang, in.preemptor)) {
       d.warnings.push_back("gang " + gang->id +
@@ -221,18 +221,18 @@ Decision decide_koordinator(const Input& in) {
       d.reasons.push_back("fits");
       d.summary = "the pod passes quota admission and fits a node without preemption";
       node_verdicts(ctx, nullptr, nullptr, d);
-      d.details_json = koord::details_json(ctx, adm, gang, nullptr, d);
+      d.details_json = koordinator::details_json(ctx, adm, gang, nullptr, d);
     } else {
       preempt(ctx, adm, gang, d);
     }
   }
-  koord::add_quota_table(ctx, adm, d);
+  koordinator::add_quota_table(ctx, adm, d);
   return d;
 }
 
 bool koordinator_applies(const model::Snapshot& snap, model::PodId preemptor) {
   return !snap.koordinator().quotas.empty() ||
-         (preemptor != model::k_none && koord::gang_of(snap, preemptor).has_value());
+         (preemptor != model::k_none && koordinator::gang_of(snap, preemptor).has_value());
 }
 
 }  // namespace kpreempt::policy

@@ -6,7 +6,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-namespace kpreempt::policy::koord {
+namespace kpreempt::policy::koordinator {
 namespace {
 
 nlohmann::json to_json(const ResVec& v) {
@@ -122,4 +122,4 @@ std::string details_json(const Context& ctx, const Admission& adm, const std::op
   return j.dump();
 }
 
-}  // namespace kpreempt::policy::koord
+}  // namespace kpreempt::policy::koordinator

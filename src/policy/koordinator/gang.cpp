@@ -5,10 +5,11 @@
 // basicGangRequirementsCheck), commit a7a1b76bbf81 (v1.8.0-61).
 #include "policy/koordinator/preempt.h"
 
-#include <algorithm>
-#include <charconv>
+#include "kpreempt/model/go_parse.h"
 
-namespace kpreempt::policy::koord {
+#include <algorithm>
+
+namespace kpreempt::policy::koordinator {
 namespace {
 
 constexpr std::string_view k_pod_group_label = "pod-group.scheduling.sigs.k8s.io";
@@ -34,12 +35,8 @@ std::string gang_name(const model::Pod& p) {
 }
 
 std::optional<std::int32_t> parse_int(const std::string& s) {
-  std::int32_t v = 0;
-  auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-  if (ec != std::errc() || ptr != s.data() + s.size()) {
-    return std::nullopt;
-  }
-  return v;
+  const auto r = model::go::parse_int(s, 32);
+  return r ? std::optional<std::int32_t>(static_cast<std::int32_t>(r.value)) : std::nullopt;
 }
 
 }  // namespace
@@ -84,4 +81,4 @@ std::optional<Gang> gang_of(const model::Snapshot& snap, model::PodId pod) {
   return g;
 }
 
-}  // namespace kpreempt::policy::koord
+}  // namespace kpreempt::policy::koordinator

@@ -12,7 +12,7 @@
 #include <algorithm>
 #include <set>
 
-namespace kpreempt::policy::koord {
+namespace kpreempt::policy::koordinator {
 namespace {
 
 using common::FilterStatus;
@@ -270,4 +270,4 @@ JobLevel run_job_level(const Context& ctx, const std::vector<bool>& potential,
   return out;
 }
 
-}  // namespace kpreempt::policy::koord
+}  // namespace kpreempt::policy::koordinator

@@ -11,7 +11,7 @@
 
 #include <algorithm>
 
-namespace kpreempt::policy::koord {
+namespace kpreempt::policy::koordinator {
 namespace {
 
 using common::FilterStatus;
@@ -282,4 +282,4 @@ PodLevel run_pod_level(const Context& ctx, const std::vector<bool>& potential) {
   return out;
 }
 
-}  // namespace kpreempt::policy::koord
+}  // namespace kpreempt::policy::koordinator

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-namespace kpreempt::policy::koord {
+namespace kpreempt::policy::koordinator {
 
 // Everything computed once for the preemptor.
 struct Context {
@@ -102,4 +102,4 @@ std::string details_json(const Context& ctx, const Admission& adm, const std::op
 PodVerdict verdict(const model::Snapshot& snap, model::PodId id, std::string code,
                    std::string detail);
 
-}  // namespace kpreempt::policy::koord
+}  // namespace kpreempt::policy::koordinator

@@ -9,7 +9,7 @@
 
 #include <algorithm>
 
-namespace kpreempt::policy::koord {
+namespace kpreempt::policy::koordinator {
 namespace {
 
 bool is_builtin(std::string_view name) {
@@ -199,4 +199,4 @@ std::vector<const QuotaNode*> QuotaModel::path(std::string_view name) const {
   return out;
 }
 
-}  // namespace kpreempt::policy::koord
+}  // namespace kpreempt::policy::koordinator

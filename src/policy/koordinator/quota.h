@@ -16,7 +16,7 @@
 #include <string_view>
 #include <vector>
 
-namespace kpreempt::policy::koord {
+namespace kpreempt::policy::koordinator {
 
 // Resource name -> amount in scheduler units (cpu in millicores, the rest in base units). A key
 // that is present matters even at 0: masks and limits are defined by their keys.
@@ -92,4 +92,4 @@ class QuotaModel {
 
 bool non_preemptible(const model::Pod& pod);  // label quota.../preemptible == "false"
 
-}  // namespace kpreempt::policy::koord
+}  // namespace kpreempt::policy::koordinator

@@ -8,7 +8,7 @@
 #include <algorithm>
 #include <numeric>
 
-namespace kpreempt::policy::koord {
+namespace kpreempt::policy::koordinator {
 namespace {
 
 // 128-bit products, as upstream's bits.Mul64/Div64, so weight x rest never overflows.
@@ -140,4 +140,4 @@ void QuotaModel::compute_runtime(const QuotaNode& parent, const ResVec& total) {
   }
 }
 
-}  // namespace kpreempt::policy::koord
+}  // namespace kpreempt::policy::koordinator

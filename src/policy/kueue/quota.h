@@ -44,7 +44,6 @@ class QuotaModel {
 
   std::optional<std::size_t> find_cq(std::string_view name) const;
   const model::ClusterQueue& cq(std::size_t i) const { return *m_cqs[i]; }
-  std::size_t cq_count() const { return m_cqs.size(); }
   bool has_cohort(std::size_t i) const { return !m_cqs[i]->cohort.empty(); }
   // Every ClusterQueue of i's cohort, i included, in input order.
   std::vector<std::size_t> cohort_members(std::size_t i) const;

@@ -66,7 +66,4 @@ std::int32_t priority_offset(const model::YkQueue& q);
 // preemption.delay in nanoseconds: a Go duration > 0, else 30s.
 std::int64_t preemption_delay_ns(const model::YkQueue& q);
 
-// time.ParseDuration; nullopt when it is not a Go duration.
-std::optional<std::int64_t> parse_go_duration(std::string_view text);
-
 }  // namespace kpreempt::policy::yunikorn

@@ -5,9 +5,10 @@
 // property parsing).
 #include "policy/yunikorn/placement.h"
 
+#include "kpreempt/model/go_parse.h"
+
 #include <algorithm>
 #include <cctype>
-#include <cmath>
 
 namespace kpreempt::policy::yunikorn {
 namespace {
@@ -181,66 +182,16 @@ bool priority_fence(const model::YkQueue& q) {
 }
 
 std::int32_t priority_offset(const model::YkQueue& q) {
-  const std::string v = property(q, "priority.offset");
-  std::size_t i = (!v.empty() && (v[0] == '+' || v[0] == '-')) ? 1 : 0;
-  if (i == v.size() ||
-      !std::all_of(v.begin() + static_cast<std::ptrdiff_t>(i), v.end(),
-                   [](unsigned char ch) { return std::isdigit(ch); }) ||
-      v.size() > 12) {
-    return 0;  // strconv.ParseInt failed: upstream logs and uses 0
-  }
-  const long long n = std::stoll(v);
-  return n < INT32_MIN || n > INT32_MAX ? 0 : static_cast<std::int32_t>(n);
+  // strconv.ParseInt(value, 10, 32); upstream logs a failure and uses 0.
+  const auto n = model::go::parse_int(property(q, "priority.offset"), 32);
+  return n ? static_cast<std::int32_t>(n.value) : 0;
 }
 
 std::int64_t preemption_delay_ns(const model::YkQueue& q) {
   constexpr std::int64_t k_default = 30'000'000'000LL;
-  std::optional<std::int64_t> d = parse_go_duration(property(q, "preemption.delay"));
-  return d && *d > 0 ? *d : k_default;
-}
-
-std::optional<std::int64_t> parse_go_duration(std::string_view s) {
-  bool negative = false;
-  if (!s.empty() && (s[0] == '-' || s[0] == '+')) {
-    negative = s[0] == '-';
-    s.remove_prefix(1);
-  }
-  if (s == "0") {
-    return 0;
-  }
-  if (s.empty()) {
-    return std::nullopt;
-  }
-  static const std::pair<std::string_view, double> k_units[] = {
-      {"ns", 1.0}, {"us", 1e3}, {"\xc2\xb5s", 1e3}, {"\xce\xbcs", 1e3},
-      {"ms", 1e6}, {"s", 1e9},  {"m", 60e9},        {"h", 3600e9}};
-  double total = 0;
-  while (!s.empty()) {
-    std::size_t n = 0;
-    while (n < s.size() && (std::isdigit(static_cast<unsigned char>(s[n])) || s[n] == '.')) {
-      ++n;
-    }
-    if (n == 0 || s.substr(0, n) == ".") {
-      return std::nullopt;
-    }
-    const double value = std::stod(std::string(s.substr(0, n)));
-    s.remove_prefix(n);
-    std::size_t u = 0;
-    while (u < s.size() && !std::isdigit(static_cast<unsigned char>(s[u])) && s[u] != '.') {
-      ++u;
-    }
-    auto it = std::find_if(std::begin(k_units), std::end(k_units),
-                           [&](const auto& e) { return e.first == s.substr(0, u); });
-    if (it == std::end(k_units)) {
-      return std::nullopt;
-    }
-    total += value * it->second;
-    s.remove_prefix(u);
-  }
-  if (total > 9.2e18) {
-    return std::nullopt;
-  }
-  return static_cast<std::int64_t>(std::llround(negative ? -total : total));
+  // time.ParseDuration; upstream logs a failure (an overflow too) and keeps the default.
+  const auto d = model::go::parse_duration(property(q, "preemption.delay"));
+  return d && d.value > 0 ? d.value : k_default;
 }
 
 }  // namespace kpreempt::policy::yunikorn

@@ -3,7 +3,7 @@
 // scheduler-plugins pkg/capacityscheduling/elasticquota.go (newElasticQuotaInfo, cmp, cmp2,
 // usedOverMinWith, usedOverMaxWith, usedOverMin, aggregatedUsedOverMinWith) and
 // capacity_scheduling.go PreFilter, v0.35 (commit 903da7df82cb).
-#include "policy/capacity_internal.h"
+#include "policy/capacity/internal.h"
 
 #include <fmt/format.h>
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // What the capacity policy reports besides the node verdicts: warnings about the dump's
 // ElasticQuotas, the victims with their quotas, and the per-quota usage before and after.
-#include "policy/capacity_internal.h"
+#include "policy/capacity/internal.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>

@@ -6,13 +6,12 @@
 // GetOffsetAndNumCandidates), v0.35 (commit 903da7df82cb), on the kubernetes v1.35
 // pkg/scheduler/framework/preemption evaluator (Preempt, DryRunPreemption,
 // pickOneNodeForPreemption).
-#include "kpreempt/policy/capacity.h"
-
-#include "policy/capacity_internal.h"
+#include "policy/capacity/internal.h"
 #include "policy/common/explain.h"
 #include "policy/common/node_pick.h"
 
 #include "kpreempt/diag.h"
+#include "kpreempt/policy/capacity.h"
 
 #include <fmt/format.h>
 

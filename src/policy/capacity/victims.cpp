@@ -2,7 +2,7 @@
 // The per-node victim search of CapacityScheduling. Mirrors kubernetes-sigs/scheduler-plugins
 // pkg/capacityscheduling/capacity_scheduling.go preemptor.SelectVictimsOnNode and
 // filterPodsWithPDBViolation, v0.35 (commit 903da7df82cb).
-#include "policy/capacity_internal.h"
+#include "policy/capacity/internal.h"
 #include "policy/common/node_pick.h"
 
 #include <fmt/format.h>
