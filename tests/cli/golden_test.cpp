@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: Apache-2.0
+// JSON output of every testdata/explain case and of the demo, byte for byte against the
+// committed expected files: the public document must not drift by accident.
+#include "support/run.h"
+
+#include <catch2/catch.hpp>
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+namespace fs = std::filesystem;
+using kpreempt::test::Run;
+
+std::string slurp(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// The binary from the project root, with no cache, stdout only.
+Run run(const std::string& args) {
+  return kpreempt::test::run_shell(
+      std::string("cd '" KPREEMPT_TESTDATA "/..' && KPREEMPT_CACHE_DIR=/nonexistent '") +
+      KPREEMPT_BINARY + "' " + args + " 2>/dev/null");
+}
+
+// A case.yaml arg as the command line spells it: booleans in lower case, the rest verbatim.
+std::string arg_text(const YAML::Node& value) {
+  std::string text = value.Scalar();
+  if (value.Tag() != "!" &&
+      (text == "True" || text == "False" || text == "TRUE" || text == "FALSE")) {
+    std::transform(text.begin(), text.end(), text.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  }
+  return text;
+}
+
+// The explain arguments a case stands for: its policy, preemptor, clock and --set args.
+std::string case_args(const fs::path& dir) {
+  YAML::Node c = YAML::LoadFile((dir / "case.yaml").string());
+  const YAML::Node p = c["preemptor"];
+  std::string rel = fs::relative(dir, fs::path(KPREEMPT_TESTDATA).parent_path()).string();
+  std::string args = "explain --no-cache -f " + rel + "/cluster.yaml --policy " +
+                     c["policy"].as<std::string>() +
+                     (p["kind"].as<std::string>() == "Workload" ? " --workload " : " --pod ") +
+                     p["namespace"].as<std::string>() + "/" + p["name"].as<std::string>() +
+                     " --now " + c["now"].as<std::string>();
+  for (const auto& kv : c["args"]) {
+    args += " --set " + kv.first.as<std::string>() + "=" + arg_text(kv.second);
+  }
+  return args + " -o json";
+}
+
+std::vector<fs::path> case_dirs(const std::string& policy) {
+  std::vector<fs::path> out;
+  for (const auto& e : fs::directory_iterator(fs::path(KPREEMPT_TESTDATA) / "explain" / policy)) {
+    if (fs::exists(e.path() / "case.yaml")) {
+      out.push_back(e.path());
+    }
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+void check_cases(const std::string& policy) {
+  std::vector<fs::path> dirs = case_dirs(policy);
+  REQUIRE_FALSE(dirs.empty());
+  for (const fs::path& dir : dirs) {
+    std::string args = case_args(dir);
+    INFO(args);
+    Run r = run(args);
+    CHECK(r.code == 0);
+    CHECK(r.out == slurp(dir / "expected.json"));
+  }
+}
+
+}  // namespace
+
+TEST_CASE("default cases print their expected JSON byte for byte", "[cli][golden]") {
+  check_cases("default");
+}
+
+TEST_CASE("toleration cases print their expected JSON byte for byte", "[cli][golden]") {
+  check_cases("toleration");
+}
+
+TEST_CASE("capacity cases print their expected JSON byte for byte", "[cli][golden]") {
+  check_cases("capacity");
+}
+
+TEST_CASE("koordinator cases print their expected JSON byte for byte", "[cli][golden]") {
+  check_cases("koordinator");
+}
+
+TEST_CASE("kueue cases print their expected JSON byte for byte", "[cli][golden]") {
+  check_cases("kueue");
+}
+
+TEST_CASE("yunikorn cases print their expected JSON byte for byte", "[cli][golden]") {
+  check_cases("yunikorn");
+}
+
+TEST_CASE("every explain case folder belongs to a policy the golden test covers", "[cli][golden]") {
+  const std::vector<std::string> covered{"capacity", "default",    "koordinator",
+                                         "kueue",    "toleration", "yunikorn"};
+  for (const auto& e : fs::directory_iterator(fs::path(KPREEMPT_TESTDATA) / "explain")) {
+    INFO(e.path().filename().string());
+    CHECK(std::find(covered.begin(), covered.end(), e.path().filename().string()) != covered.end());
+  }
+}
+
+TEST_CASE("the demo prints its expected JSON byte for byte", "[cli][golden]") {
+  const std::string demo = "-f testdata/demo/cluster.yaml ";
+  const std::string clock = " --now 2026-11-24T12:00:00Z -o json";
+  const std::string demo_dir = KPREEMPT_TESTDATA "/demo/";
+  const std::vector<std::pair<std::string, std::string>> runs{
+      {"explain --no-cache " + demo + "--pod ml/trainer-0" + clock, "expected.json"},
+      {"explain --no-cache " + demo + "--pod ml/trainer-0 --policy all" + clock,
+       "expected-all.json"},
+      {"explain --no-cache " + demo + "--all-pending" + clock, "expected-allpending.json"},
+      {"matrix " + demo + "-o json", "expected-matrix.json"},
+  };
+  for (const auto& [args, expected] : runs) {
+    INFO(args);
+    Run r = run(args);
+    CHECK(r.code == 0);
+    CHECK(r.out == slurp(demo_dir + expected));
+  }
+}
