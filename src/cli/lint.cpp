@@ -8,6 +8,7 @@
 
 #include "kpreempt/exit_code.h"
 #include "kpreempt/load/scan.h"
+#include "kpreempt/scenario/inputs.h"
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
@@ -60,6 +61,11 @@ std::pair<int, int> parse_kube_version(const std::string& text) {
 bool scan_all(const std::vector<std::string>& paths, bool recursive,
               std::vector<load::ScannedObject>& out, const Streams& io) {
   std::vector<Diagnostic> diags;
+  scenario::refuse_snapshot_files(paths, "lint", diags);
+  if (any_error(diags)) {
+    print_diagnostics(diags, io.err);
+    return false;
+  }
   for (const std::string& p : paths) {
     load::scan_path(p, load::LoadOptions{recursive}, out, diags);
   }
