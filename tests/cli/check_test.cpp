@@ -180,7 +180,7 @@ TEST_CASE("scenario paths outside the folder searched are refused without being 
                      "/case.yaml:2:10: error: cluster: \"../secret.txt\" is outside the "
                      "scenario folder \"" +
                      dir.string() + "/\"; give --allow-outside to read it\n" + scenario +
-                     "/case.yaml:3:23: error: preemptor.podFile: \"/etc/passwd\" is outside the "
+                     "/case.yaml:3:22: error: preemptor.podFile: \"/etc/passwd\" is outside the "
                      "scenario folder \"" +
                      dir.string() + "/\"; give --allow-outside to read it\n");
   std::filesystem::remove_all(dir);
