@@ -2,11 +2,11 @@
 # SPDX-License-Identifier: Apache-2.0
 # Installed as bash-completion/completions/kpreempt; or load it by hand with
 #   source <(kpreempt completion bash)
-# Pod and Workload names for --pod, --victim and --workload come from the dumps given with -f
-# on the same line (through `kpreempt __complete`).
+# Policy names come from the binary, and Pod and Workload names for --pod, --victim and
+# --workload from the dumps given with -f on the same line (through `kpreempt __complete`).
+# Names read that way are never handed to compgen -W, which would expand $(...) in them.
 
 _kpreempt_commands="explain lint check matrix snapshot completion"
-_kpreempt_policies="default toleration kueue yunikorn koordinator capacity"
 
 # The options of a subcommand; the ones that take a value end with "=" (removed before use).
 _kpreempt_options() {
@@ -19,7 +19,7 @@ _kpreempt_options() {
             echo "-f= --filename= -R --recursive --exclude= --allow-empty --baseline=" \
                 "--enable= --disable= --only= --fail-on= --kube-version=" \
                 "--autoscaler-cutoff= --policy= -o= --output= -h --help" ;;
-        check) echo "-o= --output= -h --help" ;;
+        check) echo "-o= --output= --allow-outside -h --help" ;;
         matrix)
             echo "-f= --filename= -R --recursive --system-classes -o= --output= --cache" \
                 "--no-cache -h --help" ;;
@@ -30,20 +30,16 @@ _kpreempt_options() {
     esac
 }
 
-# Values of the option $2 of subcommand $1; "@file" asks for file names, "@pods",
-# "@victims" and "@workloads" for names read from the dumps.
+# Values of the option $2 of subcommand $1; "@file" asks for file names, "@policies" for the
+# policies of the binary (explain adds "all"), "@pods", "@victims" and "@workloads" for names
+# read from the dumps.
 _kpreempt_values() {
     case $2 in
         -f | --filename | --pod-file | --baseline) echo "@file" ;;
         --pod) echo "@pods" ;;
         --victim) echo "@victims" ;;
         --workload) echo "@workloads" ;;
-        --policy)
-            if [[ $1 == explain ]]; then
-                echo "$_kpreempt_policies all"
-            else
-                echo "$_kpreempt_policies"
-            fi ;;
+        --policy) echo "@policies" ;;
         --color) echo "auto always never" ;;
         --fail-on) echo "error warning info never" ;;
         --now) date -u +%Y-%m-%dT%H:%M:%SZ ;;
@@ -80,6 +76,16 @@ _kpreempt_names() {
     "${COMP_WORDS[0]/#\~/$HOME}" __complete "$1" "${args[@]}" 2>/dev/null
 }
 
+# COMPREPLY from the lines on stdin that start with $1, compared as plain text and quoted
+# for the command line: nothing in them is expanded, now or when the line runs.
+_kpreempt_reply() {
+    local line
+    COMPREPLY=()
+    while IFS= read -r line; do
+        [[ -n $line && $line == "$1"* ]] && COMPREPLY+=("$(printf '%q' "$line")")
+    done
+}
+
 _kpreempt() {
     local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD - 1]-}
     local sub="" i opts values
@@ -111,9 +117,12 @@ _kpreempt() {
             @file)
                 compopt -o filenames 2>/dev/null
                 mapfile -t COMPREPLY < <(compgen -f -- "$cur") ;;
+            @policies)
+                _kpreempt_reply "$cur" < <("${COMP_WORDS[0]/#\~/$HOME}" __complete policies \
+                    2>/dev/null; [[ $sub == explain ]] && echo all) ;;
             @pods | @victims | @workloads)
                 compopt -o nosort 2>/dev/null
-                mapfile -t COMPREPLY < <(compgen -W "$(_kpreempt_names "${values#@}")" -- "$cur") ;;
+                _kpreempt_reply "$cur" < <(_kpreempt_names "${values#@}") ;;
             *) mapfile -t COMPREPLY < <(compgen -W "$values" -- "$cur") ;;
         esac
         return 0

@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: Apache-2.0
 # Installed in fish/vendor_completions.d; or load it by hand with
 #   kpreempt completion fish | source
-# Pod and Workload names for --pod, --victim and --workload come from the dumps given with -f
-# on the same line (through `kpreempt __complete`).
+# Policy names come from the binary, and Pod and Workload names for --pod, --victim and
+# --workload from the dumps given with -f on the same line (through `kpreempt __complete`).
+# fish takes the output of a command substitution as it is: nothing in it is expanded.
 
 # "ns/name" of the pods ($argv[1] = pods or victims) or Workloads (workloads) of the -f dumps.
 function __kpreempt_names
@@ -32,8 +33,14 @@ function __kpreempt_names
     $bin __complete $argv[1] $args 2>/dev/null
 end
 
+# The policies of the binary on the command line.
+function __kpreempt_policies
+    set -l tokens (commandline -opc)
+    set -l bin (string replace -r '^~' -- $HOME $tokens[1])
+    $bin __complete policies 2>/dev/null
+end
+
 set -l commands explain lint check matrix snapshot completion
-set -l policies default toleration kueue yunikorn koordinator capacity
 
 complete -c kpreempt -f
 complete -c kpreempt -n "not __fish_seen_subcommand_from $commands" -s h -l help -d 'print help and exit'
@@ -60,7 +67,7 @@ complete -c kpreempt -n $explain -l workload -x -k -a '(__kpreempt_names workloa
 complete -c kpreempt -n $explain -l pod-file -r -F -d 'a manifest not in the dump'
 complete -c kpreempt -n $explain -l all-pending -d 'explain every pending pod of the dump'
 complete -c kpreempt -n $explain -l victim -x -k -a '(__kpreempt_names victims)' -d 'a running pod: who would evict it'
-complete -c kpreempt -n $explain -l policy -x -a "$policies all" -d 'policy to run'
+complete -c kpreempt -n $explain -l policy -x -k -a '(__kpreempt_policies; echo all)' -d 'policy to run'
 complete -c kpreempt -n $explain -l now -x -a '(date -u +%Y-%m-%dT%H:%M:%SZ)' -d 'evaluation time, RFC 3339'
 complete -c kpreempt -n $explain -l set -x -d 'policy argument KEY=VALUE'
 complete -c kpreempt -n $explain -s o -l output -x -a 'text wide json yaml' -d 'output format'
@@ -86,13 +93,14 @@ complete -c kpreempt -n $lint -l only -x -d 'run only these rules'
 complete -c kpreempt -n $lint -l fail-on -x -a 'error warning info never' -d 'lowest severity that fails the run'
 complete -c kpreempt -n $lint -l kube-version -x -d 'target Kubernetes version X.Y'
 complete -c kpreempt -n $lint -l autoscaler-cutoff -x -d 'cluster-autoscaler expendable pods priority cutoff'
-complete -c kpreempt -n $lint -l policy -x -a "$policies" -d 'only rules relevant to this policy'
+complete -c kpreempt -n $lint -l policy -x -k -a '(__kpreempt_policies)' -d 'only rules relevant to this policy'
 complete -c kpreempt -n $lint -s o -l output -x -a 'text json sarif github junit' -d 'output format'
 
 # check
 set -l check '__fish_seen_subcommand_from check'
 complete -c kpreempt -n $check -F -d 'scenario: case.yaml or folder'
 complete -c kpreempt -n $check -s o -l output -x -a 'text json junit' -d 'output format'
+complete -c kpreempt -n $check -l allow-outside -d 'let scenarios read paths outside the folder searched'
 
 # matrix
 set -l matrix '__fish_seen_subcommand_from matrix'

@@ -3,8 +3,9 @@
 # zsh completion for kpreempt. Installed as _kpreempt in a folder of $fpath; or load it by
 # hand (after compinit) with
 #   source <(kpreempt completion zsh)
-# Pod and Workload names for --pod, --victim and --workload come from the dumps given with -f
-# on the same line (through `kpreempt __complete`).
+# Policy names come from the binary, and Pod and Workload names for --pod, --victim and
+# --workload from the dumps given with -f on the same line (through `kpreempt __complete`).
+# compadd takes them as they are and quotes them on the line: nothing in them is expanded.
 
 # "ns/name" of the pods (last argument pods or victims) or Workloads (workloads) of the -f
 # dumps; _arguments puts its compadd options before it.
@@ -33,7 +34,13 @@ _kpreempt_names() {
   compadd "${copts[@]}" -V kpreempt-names -a names
 }
 
-_kpreempt_policies=(default toleration kueue yunikorn koordinator capacity)
+# The policies of the binary; with "all" as argument that one too (explain).
+_kpreempt_policies() {
+  local -a copts=("${@[1,-2]}") names
+  names=(${(f)"$(_call_program policies ${(q)_kpreempt_bin} __complete policies 2>/dev/null)"})
+  [[ ${@[-1]} == all ]] && names+=(all)
+  compadd "${copts[@]}" -a names
+}
 
 _kpreempt_explain() {
   _arguments -s -S \
@@ -45,7 +52,7 @@ _kpreempt_explain() {
     '*--pod-file=[a manifest not in the dump: what if it were submitted now]:manifest:_files' \
     '--all-pending[explain every pending pod of the dump]' \
     '--victim=[a running pod: who would evict it]:pod:_kpreempt_names victims' \
-    "*--policy=[policy to run]:policy:(${_kpreempt_policies} all)" \
+    '*--policy=[policy to run]:policy:_kpreempt_policies all' \
     '--now=[evaluation time, RFC 3339]:time:' \
     '*--set=[policy argument KEY=VALUE]:KEY=VALUE:' \
     '(-o --output)'{-o+,--output=}'[output format]:format:(text wide json yaml)' \
@@ -69,7 +76,7 @@ _kpreempt_lint() {
     '--fail-on=[lowest severity that fails the run]:severity:(error warning info never)' \
     '--kube-version=[target Kubernetes version X.Y]:version:' \
     '--autoscaler-cutoff=[cluster-autoscaler expendable pods priority cutoff]:priority:' \
-    "*--policy=[only rules relevant to this policy]:policy:(${_kpreempt_policies})" \
+    '*--policy=[only rules relevant to this policy]:policy:_kpreempt_policies one' \
     '(-o --output)'{-o+,--output=}'[output format]:format:(text json sarif github junit)' \
     '1::rule group:((priorityclasses\:"PriorityClasses, their users, toleration and YuniKorn annotations" queues\:"Kueue, YuniKorn queues.yaml and ElasticQuota"))'
 }
@@ -78,6 +85,7 @@ _kpreempt_check() {
   _arguments -s -S \
     '(- *)'{-h,--help}'[print help and exit]' \
     '(-o --output)'{-o+,--output=}'[output format]:format:(text json junit)' \
+    '--allow-outside[let scenarios read paths outside the folder searched]' \
     '*:scenario:_files'
 }
 

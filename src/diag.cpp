@@ -23,7 +23,39 @@ std::string_view severity_word(Severity s) {
   return "error";
 }
 
+// Longest quoted value a message echoes whole: a message about a file that is not what it
+// should be (a scenario naming /etc/passwd) must not print the file.
+constexpr std::size_t k_max_quoted = 80;
+
+// The message with every "quoted value" longer than k_max_quoted cut to an excerpt of its
+// first line.
+std::string cap_quoted(const std::string& message) {
+  std::string out;
+  std::size_t pos = 0;
+  while (pos < message.size()) {
+    std::size_t open = message.find('"', pos);
+    std::size_t close = open == std::string::npos ? open : message.find('"', open + 1);
+    if (close == std::string::npos) {
+      out.append(message, pos, std::string::npos);
+      break;
+    }
+    out.append(message, pos, open + 1 - pos);
+    out += excerpt(std::string_view(message).substr(open + 1, close - open - 1));
+    out += '"';
+    pos = close + 1;
+  }
+  return out;
+}
+
 }  // namespace
+
+std::string excerpt(std::string_view value) {
+  std::string_view line = value.substr(0, value.find('\n'));
+  if (line.size() <= k_max_quoted && line.size() == value.size()) {
+    return std::string(value);
+  }
+  return fmt::format("{}...", line.substr(0, std::min(line.size(), k_max_quoted - 20)));
+}
 
 bool any_error(const std::vector<Diagnostic>& diags) {
   return std::any_of(diags.begin(), diags.end(),
@@ -33,6 +65,12 @@ bool any_error(const std::vector<Diagnostic>& diags) {
 std::string format(const Diagnostic& d) {
   const SourceLoc& loc = d.loc;
   const std::string_view word = severity_word(d.severity);
+  if (d.message.size() > k_max_quoted) {
+    Diagnostic capped{d.severity, d.loc, cap_quoted(d.message)};
+    if (capped.message != d.message) {
+      return format(capped);
+    }
+  }
   if (loc.file.empty()) {
     return fmt::format("kpreempt: {}: {}", word, d.message);
   }

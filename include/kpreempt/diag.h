@@ -26,8 +26,12 @@ struct Diagnostic {
 };
 
 // "file:line:col: error: message" (the location part shrinks when unknown; no file gives
-// "kpreempt: error: message").
+// "kpreempt: error: message"). A "quoted value" of the message longer than a short line is
+// cut to an excerpt: input is echoed to point at it, never copied out whole.
 std::string format(const Diagnostic& d);
+
+// `value` itself when short and on one line, else the start of its first line and "...".
+std::string excerpt(std::string_view value);
 
 // Whether any of them is an error (the input is then refused).
 bool any_error(const std::vector<Diagnostic>& diags);

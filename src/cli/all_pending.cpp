@@ -79,7 +79,7 @@ std::vector<Subject> pending_subjects(const model::Snapshot& snap) {
   const auto& pods = snap.pods();
   for (model::PodId id = 0; id < pods.size(); ++id) {
     const model::Pod& p = pods[id];
-    if (p.node_name.empty() && !p.terminal() && !p.terminating()) {
+    if (p.pending() && !p.terminating()) {
       out.push_back({id, model::k_none});
     }
   }

@@ -22,6 +22,7 @@ namespace {
 struct CheckOptions {
   std::vector<std::string> paths;
   std::string output = "text";
+  bool allow_outside = false;
 };
 
 void print_errors(const std::vector<Diagnostic>& diags, std::ostream& err) {
@@ -31,12 +32,12 @@ void print_errors(const std::vector<Diagnostic>& diags, std::ostream& err) {
 }
 
 // Every scenario once, even when two arguments overlap ("check testdata testdata/check").
-std::vector<scenario::Scenario> collect(const std::vector<std::string>& paths,
+std::vector<scenario::Scenario> collect(const std::vector<std::string>& paths, bool allow_outside,
                                         std::vector<Diagnostic>& diags) {
   std::vector<scenario::Scenario> all;
   std::set<std::filesystem::path> seen;
   for (const std::string& path : paths) {
-    for (scenario::Scenario& s : scenario::discover(path, diags)) {
+    for (scenario::Scenario& s : scenario::discover(path, diags, allow_outside)) {
       std::error_code ec;
       auto canonical = std::filesystem::weakly_canonical(s.case_file, ec);
       if (seen.insert(ec ? std::filesystem::path(s.case_file) : canonical).second) {
@@ -55,7 +56,7 @@ model::Instant wall_clock() {
 int run_check(const CheckOptions& o, const Streams& io) {
   auto format = scenario::parse_report_format(o.output);
   std::vector<Diagnostic> diags;
-  std::vector<scenario::Scenario> scenarios = collect(o.paths, diags);
+  std::vector<scenario::Scenario> scenarios = collect(o.paths, o.allow_outside, diags);
   if (!diags.empty()) {
     // A broken scenario file stops everything before anything runs, as a compiler would.
     print_errors(diags, io.err);
@@ -88,6 +89,9 @@ void add_check(CLI::App& app, const Streams& io, int& exit_code) {
       ->required();
   cmd->add_option("-o,--output", o->output, "text, json or junit")
       ->check(CLI::IsMember({"text", "json", "junit"}));
+  cmd->add_flag("--allow-outside", o->allow_outside,
+                "let scenario files read cluster and podFile paths outside the folder searched "
+                "(for a single case, the folder holding its case folder)");
   cmd->callback([o, io, &exit_code] { exit_code = run_check(*o, io); });
 }
 

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 // `kpreempt completion SHELL` prints a shell completion script; the hidden `__complete`
-// lists the pods and workloads of the dumps on a command line being completed.
+// lists what the scripts offer: the policies, and the pods and workloads of the dumps on a
+// command line being completed.
 #include "cli/context.h"
 #include "cli/subcommands.h"
 
 #include "kpreempt/exit_code.h"
 #include "kpreempt/model/kueue.h"
+#include "kpreempt/policy/policy.h"
 
 #include <CLI/CLI.hpp>
 
@@ -22,7 +24,7 @@ std::string_view completion_script(std::string_view shell);
 namespace {
 
 struct CompleteOptions {
-  std::string what;  // pods, victims or workloads
+  std::string what;  // policies, pods, victims or workloads
   Inputs inputs;
 };
 
@@ -31,9 +33,8 @@ struct CompleteOptions {
 void list_pods(const model::Snapshot& snap, bool pending_first, std::ostream& out) {
   for (int pass = 0; pass < 2; ++pass) {
     for (const model::Pod& pod : snap.pods()) {
-      bool pending = pod.node_name.empty() && !pod.terminal();
       bool bound = !pod.node_name.empty() && !pod.terminal();
-      bool likely = pending_first ? pending : bound;
+      bool likely = pending_first ? pod.pending() : bound;
       if (likely == (pass == 0)) {
         out << pod.namespace_ << '/' << pod.name << '\n';
       }
@@ -53,6 +54,15 @@ void list_workloads(const model::Snapshot& snap, std::ostream& out) {
 }
 
 int run_complete(const CompleteOptions& o, const Streams& io) {
+  if (o.what == "policies") {
+    for (const policy::Entry& e : policy::all()) {
+      io.out << e.name << '\n';
+    }
+    return k_exit_ok;
+  }
+  if (o.inputs.files.empty()) {
+    return k_exit_input;  // nothing to read names from; the shells offer nothing
+  }
   // Diagnostics would land in the middle of the user's command line: drop them.
   std::ostream discard(nullptr);
   auto loaded = load_inputs(o.inputs, Streams{io.out, discard});
@@ -71,10 +81,11 @@ void add_complete(CLI::App& app, const Streams& io, int& exit_code) {
   auto o = std::make_shared<CompleteOptions>();
   auto* cmd = app.add_subcommand("__complete", "names for the completion scripts");
   cmd->group("");  // not for people: hidden from --help
-  cmd->add_option("WHAT", o->what, "pods (pending first), victims (bound first) or workloads")
+  cmd->add_option("WHAT", o->what,
+                  "policies, pods (pending first), victims (bound first) or workloads")
       ->required()
-      ->check(CLI::IsMember({"pods", "victims", "workloads"}));
-  cmd->add_option("-f,--filename", o->inputs.files, "cluster dump")->required();
+      ->check(CLI::IsMember({"policies", "pods", "victims", "workloads"}));
+  cmd->add_option("-f,--filename", o->inputs.files, "cluster dump (pods, victims, workloads)");
   cmd->add_flag("-R,--recursive", o->inputs.recursive, "read folders recursively");
   cmd->callback([o, io, &exit_code] { exit_code = run_complete(*o, io); });
 }

@@ -4,6 +4,7 @@
 
 #include "kpreempt/diag.h"
 #include "kpreempt/model/snapshot.h"
+#include "kpreempt/scenario/inputs.h"
 
 #include <optional>
 #include <ostream>
@@ -32,19 +33,16 @@ struct Inputs {
 // --cache and --no-cache, next to -f and -R of the subcommands that call load_inputs.
 void add_cache_flags(CLI::App& cmd, Inputs& in);
 
-struct Loaded {
-  model::Snapshot snapshot;
-  std::vector<model::ObjectRef> what_if_pods;  // pods read from --pod-file, in order
-  // Kueue Workloads derived from Jobs read from --pod-file (indexes into kueue().workloads).
-  std::vector<std::uint32_t> what_if_workloads;
-};
+// The snapshot and the --pod-file preemptors (scenario::load_inputs, the one way in).
+using Loaded = scenario::LoadedInputs;
 
 // Prints each diagnostic as "file:line:col: error: ..."; past 25 errors the rest are only
 // counted.
 void print_diagnostics(const std::vector<Diagnostic>& diags, std::ostream& err);
 
-// Loads and freezes the inputs. Prints every diagnostic to err; returns nullopt when any of
-// them is an error (the caller exits 2).
+// Loads and freezes the inputs through scenario::load_inputs, with a progress line on a
+// terminal. Prints every diagnostic to err; returns nullopt when any of them is an error (the
+// caller exits 2).
 std::optional<Loaded> load_inputs(const Inputs& in, const Streams& io);
 
 // Hands a big object over to process exit instead of destroying it: freeing 150k pods one

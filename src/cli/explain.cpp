@@ -7,6 +7,7 @@
 #include "kpreempt/exit_code.h"
 #include "kpreempt/model/go_parse.h"
 #include "kpreempt/model/kueue.h"
+#include "kpreempt/policy/args.h"
 #include "kpreempt/render/render.h"
 
 #include <CLI/CLI.hpp>
@@ -36,33 +37,36 @@ model::Instant parse_now(const std::string& text) {
   return *t;
 }
 
-// A bare key ("minCandidateNodesPercentage") belongs to the policy's own plugin.
 policy::Args parse_sets(const std::vector<std::string>& sets, std::string_view plugin) {
-  model::StringMap values;
+  model::StringMap settings;
   for (const auto& s : sets) {
-    auto eq = s.find('=');
-    if (eq == std::string::npos || eq == 0) {
-      throw UsageError(fmt::format("--set: expected KEY=VALUE, got \"{}\"", s));
-    }
-    std::string key = s.substr(0, eq);
-    if (key.find('.') == std::string::npos) {
-      key = fmt::format("{}.{}", plugin, key);
-    }
-    values.emplace_back(std::move(key), s.substr(eq + 1));
+    settings.push_back(policy::split_setting(s));
   }
-  std::stable_sort(values.begin(), values.end(),
-                   [](const auto& a, const auto& b) { return a.first < b.first; });
-  // The last --set of a key wins, as with kubectl.
-  model::StringMap unique;
-  for (auto& kv : values) {
-    if (!unique.empty() && unique.back().first == kv.first) {
-      unique.back().second = std::move(kv.second);
-    } else {
-      unique.push_back(std::move(kv));
-    }
-  }
-  return policy::Args(std::move(unique));
+  return policy::args_for(plugin, settings);
 }
+
+namespace {
+
+// Every --set key must be read by some policy --policy names (all of them for "all"): a
+// misspelt key would otherwise be ignored and the answer silently be the default one.
+void check_set_keys(const ExplainOptions& o) {
+  bool all = o.policies.empty() ||
+             std::find(o.policies.begin(), o.policies.end(), "all") != o.policies.end();
+  std::vector<const policy::Entry*> selected;
+  for (const policy::Entry& e : policy::all()) {
+    if (all || std::find(o.policies.begin(), o.policies.end(), e.name) != o.policies.end()) {
+      selected.push_back(&e);
+    }
+  }
+  for (const auto& s : o.sets) {
+    const std::string key = policy::split_setting(s).first;
+    if (std::string problem = policy::unknown_key_problem(key, selected); !problem.empty()) {
+      throw UsageError(fmt::format("--set: {}", problem));
+    }
+  }
+}
+
+}  // namespace
 
 std::vector<const policy::Entry*> chosen_policies(const ExplainOptions& o,
                                                   const model::Snapshot& snap,
@@ -103,14 +107,8 @@ void print_warnings(const std::vector<render::Explanation>& explanations, const 
 namespace {
 
 void check_pending(const model::Pod& pod) {
-  if (!pod.node_name.empty()) {
-    throw UsageError(fmt::format(
-        "Pod {}/{} is bound to node \"{}\"; explain takes a pending pod (no spec.nodeName)",
-        pod.namespace_, pod.name, pod.node_name));
-  }
-  if (pod.terminal()) {
-    throw UsageError(fmt::format("Pod {}/{} has finished (phase {}); it cannot preempt",
-                                 pod.namespace_, pod.name, pod.phase));
+  if (std::string reason = scenario::not_pending_reason(pod); !reason.empty()) {
+    throw UsageError(reason);
   }
 }
 
@@ -175,7 +173,7 @@ std::string skipped_note(const model::StringMap& skipped_kinds) {
 int run_explain(const ExplainOptions& o, const Streams& io) {
   auto format = render::parse_format(o.output);
   model::Instant now = parse_now(o.now);
-  parse_sets(o.sets, "");  // reject malformed --set before the (possibly long) load
+  check_set_keys(o);  // reject a bad --set before the (possibly long) load
   int given = int(!o.pod.empty()) + int(!o.inputs.pod_files.empty()) + int(!o.workload.empty());
   if (o.all_pending && (given > 0 || !o.victim.empty())) {
     throw UsageError(

@@ -7,6 +7,7 @@
 #include "kpreempt/cache/cache.h"
 #include "kpreempt/cache/snapshot_file.h"
 #include "kpreempt/exit_code.h"
+#include "kpreempt/scenario/inputs.h"
 
 #include <CLI/CLI.hpp>
 
@@ -21,12 +22,14 @@ struct SnapshotOptions {
 };
 
 int run_snapshot(const SnapshotOptions& o, const Streams& io) {
-  load::LoadOptions opts{o.inputs.recursive};
   // The snapshot file is the fast copy: keeping a second one in the cache would only cost
   // disk space.
+  scenario::InputSpec spec;
+  spec.files = o.inputs.files;
+  spec.recursive = o.inputs.recursive;
+  spec.cache = cache::Mode::off;
   std::vector<Diagnostic> notes;
-  cache::SnapshotFile file =
-      cache::load_snapshot(cache::plan_load(o.inputs.files, opts, cache::Mode::off), opts, notes);
+  cache::SnapshotFile file = scenario::load_dump(spec, notes);
   std::vector<Diagnostic> all = file.load_diags;  // the file keeps its own copy
   all.insert(all.end(), file.build_diags.begin(), file.build_diags.end());
   all.insert(all.end(), notes.begin(), notes.end());

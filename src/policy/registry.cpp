@@ -31,25 +31,38 @@ bool any_toleration_class(const model::Snapshot& snap, model::PodId /*preemptor*
                      });
 }
 
+// The keys each policy reads (default.cpp, toleration.cpp, koordinator/args.cpp).
+constexpr std::array<std::string_view, 2> k_default_keys{
+    "DefaultPreemption.minCandidateNodesAbsolute", "DefaultPreemption.minCandidateNodesPercentage"};
+constexpr std::array<std::string_view, 2> k_toleration_keys{
+    "PreemptionToleration.minCandidateNodesAbsolute",
+    "PreemptionToleration.minCandidateNodesPercentage"};
+constexpr std::array<std::string_view, 7> k_koordinator_keys{
+    "ElasticQuota.enableRuntimeQuota",     "ElasticQuota.disableDefaultQuotaPreemption",
+    "ElasticQuota.enableCheckParentQuota", "ElasticQuota.enableMinQuotaScale",
+    "ElasticQuota.defaultQuotaGroupMax.*", "ElasticQuota.systemQuotaGroupMax.*",
+    "Coscheduling.enablePreemption"};
+constexpr std::span<const std::string_view> k_no_keys;
+
 constexpr std::array k_policies{
     Entry{"default", "kube-scheduler DefaultPreemption",
           "kubernetes v1.34 pkg/scheduler/framework/plugins/defaultpreemption", "DefaultPreemption",
-          decide_default, always, false},
+          decide_default, always, false, k_default_keys},
     Entry{"toleration", "scheduler-plugins PreemptionToleration",
           "scheduler-plugins v0.35 pkg/preemptiontoleration", "PreemptionToleration",
-          decide_toleration, any_toleration_class, false},
+          decide_toleration, any_toleration_class, false, k_toleration_keys},
     Entry{"capacity", "scheduler-plugins CapacityScheduling (ElasticQuota min/max)",
           "scheduler-plugins v0.35 pkg/capacityscheduling", "CapacityScheduling", decide_capacity,
-          capacity_applies, false},
+          capacity_applies, false, k_no_keys},
     Entry{"koordinator", "Koordinator ElasticQuota and job-level (gang) preemption",
           "koordinator v1.8.0-61 pkg/scheduler/plugins/elasticquota, coscheduling/core",
-          "ElasticQuota", decide_koordinator, koordinator_applies, false},
+          "ElasticQuota", decide_koordinator, koordinator_applies, false, k_koordinator_keys},
     Entry{"kueue", "Kueue classical workload preemption (ClusterQueue and cohort quota)",
           "kueue v0.14.8 pkg/scheduler/preemption, flavorassigner", "Kueue", decide_kueue,
-          kueue_applies, true},
+          kueue_applies, true, k_no_keys},
     Entry{"yunikorn", "Apache YuniKorn queue-guarantee preemption (the seven laws)",
           "yunikorn-core v1.7.0 pkg/scheduler/objects/preemption.go", "YuniKorn", decide_yunikorn,
-          yunikorn_applies, false},
+          yunikorn_applies, false, k_no_keys},
 };
 
 }  // namespace

@@ -78,23 +78,4 @@ std::vector<std::string> compare(const Expect& expect, const policy::Decision& d
   return out;
 }
 
-policy::Args qualify_args(const model::StringMap& args, std::string_view plugin) {
-  model::StringMap values;
-  for (const auto& [key, value] : args) {
-    bool bare = key.find('.') == std::string::npos;
-    values.emplace_back(bare ? fmt::format("{}.{}", plugin, key) : key, value);
-  }
-  std::stable_sort(values.begin(), values.end(),
-                   [](const auto& a, const auto& b) { return a.first < b.first; });
-  model::StringMap unique;
-  for (auto& kv : values) {
-    if (!unique.empty() && unique.back().first == kv.first) {
-      unique.back().second = std::move(kv.second);  // the last one written wins
-    } else {
-      unique.push_back(std::move(kv));
-    }
-  }
-  return policy::Args(std::move(unique));
-}
-
 }  // namespace kpreempt::scenario

@@ -50,9 +50,23 @@ std::vector<fs::path> case_files_under(const fs::path& dir, std::error_code& ec)
   return found;
 }
 
+// The folder a scenario's paths must stay in: the folder searched, or for a single case the
+// folder holding its case folder.
+PathRules rules_for(const fs::path& root, bool is_dir, bool allow_outside) {
+  std::error_code ec;
+  fs::path folder = is_dir ? root : root.parent_path();
+  if (folder.empty()) {
+    folder = ".";
+  }
+  const bool single_case = !is_dir || fs::exists(root / k_case_file, ec);
+  fs::path boundary = single_case ? (folder / "..").lexically_normal() : folder;
+  return PathRules{boundary.string(), allow_outside};
+}
+
 }  // namespace
 
-std::vector<Scenario> discover(const std::string& path, std::vector<Diagnostic>& diags) {
+std::vector<Scenario> discover(const std::string& path, std::vector<Diagnostic>& diags,
+                               bool allow_outside) {
   std::vector<Scenario> out;
   std::error_code ec;
   const fs::path root(path);
@@ -60,8 +74,10 @@ std::vector<Scenario> discover(const std::string& path, std::vector<Diagnostic>&
     diags.push_back({Severity::error, {path, 0, 0}, "no such file or folder"});
     return out;
   }
-  if (!fs::is_directory(root, ec)) {
-    if (auto s = parse_case(path, name_of_file(root), diags)) {
+  const bool is_dir = fs::is_directory(root, ec);
+  const PathRules rules = rules_for(root, is_dir, allow_outside);
+  if (!is_dir) {
+    if (auto s = parse_case(path, name_of_file(root), diags, rules)) {
       out.push_back(std::move(*s));
     }
     return out;
@@ -77,7 +93,7 @@ std::vector<Scenario> discover(const std::string& path, std::vector<Diagnostic>&
   for (const fs::path& file : files) {
     fs::path rel = file.parent_path().lexically_relative(root);
     std::string name = rel.empty() || rel == "." ? base_name(root) : rel.generic_string();
-    if (auto s = parse_case(file.string(), std::move(name), diags)) {
+    if (auto s = parse_case(file.string(), std::move(name), diags, rules)) {
       out.push_back(std::move(*s));
     }
   }

@@ -3,6 +3,7 @@
 // from 0, messages count from 1.
 #include "scenario/yaml_reader.h"
 
+#include "kpreempt/policy/args.h"
 #include "kpreempt/policy/policy.h"
 #include "kpreempt/scenario/scenario.h"
 
@@ -25,19 +26,41 @@ constexpr std::array<std::string_view, 6> k_expect_keys = {"outcome", "node",   
 constexpr std::array<std::string_view, 4> k_preemptor_keys = {"kind", "namespace", "name",
                                                               "podFile"};
 
-std::string resolve(const YamlReader& r, const std::string& relative) {
-  fs::path p(relative);
-  if (p.is_absolute()) {
-    return p.lexically_normal().string();
+// Whether `file` is `root` or below it, symlinks followed.
+bool inside(const fs::path& file, const fs::path& root) {
+  std::error_code ec;
+  const fs::path f = fs::weakly_canonical(fs::absolute(file, ec), ec);
+  const fs::path r = fs::weakly_canonical(fs::absolute(root, ec), ec);
+  if (ec) {
+    return false;
   }
-  return (fs::path(r.file()).parent_path() / p).lexically_normal().string();
+  const fs::path rel = f.lexically_relative(r);
+  return !rel.empty() && *rel.begin() != "..";
 }
 
-void read_cluster(YamlReader& r, const YAML::Node& root, Scenario& s) {
+// A path of the case file resolved against its folder; "" (reported at `node`) when the rules
+// keep it out.
+std::string resolve(YamlReader& r, const PathRules& rules, const YAML::Node& node,
+                    std::string_view key, const std::string& written) {
+  fs::path p(written);
+  const fs::path folder = fs::path(r.file()).parent_path();
+  std::string path =
+      p.is_absolute() ? p.lexically_normal().string() : (folder / p).lexically_normal().string();
+  const fs::path root = rules.root.empty() ? folder : fs::path(rules.root);
+  if (!rules.allow_outside && !inside(path, root.empty() ? fs::path(".") : root)) {
+    r.error(node, fmt::format("{}: \"{}\" is outside the scenario folder \"{}\"; give "
+                              "--allow-outside to read it",
+                              key, written, root.empty() ? "." : root.string()));
+    return {};
+  }
+  return path;
+}
+
+void read_cluster(YamlReader& r, const PathRules& rules, const YAML::Node& root, Scenario& s) {
   const YAML::Node node = root["cluster"];
   if (!node) {
     s.cluster_loc = {s.case_file, 1, 1};
-    s.cluster_files.push_back(resolve(r, "cluster.yaml"));
+    s.cluster_files.push_back(resolve(r, rules, root, "cluster", "cluster.yaml"));
     if (!fs::exists(s.cluster_files.back())) {
       r.error(root, "no cluster.yaml next to the case file and no cluster key naming the dump");
     }
@@ -45,14 +68,14 @@ void read_cluster(YamlReader& r, const YAML::Node& root, Scenario& s) {
   }
   s.cluster_loc = r.loc(node);
   for (const std::string& file : r.strings(node, "cluster")) {
-    s.cluster_files.push_back(resolve(r, file));
-    if (!fs::exists(s.cluster_files.back())) {
+    s.cluster_files.push_back(resolve(r, rules, node, "cluster", file));
+    if (!s.cluster_files.back().empty() && !fs::exists(s.cluster_files.back())) {
       r.error(node, fmt::format("cluster: \"{}\" does not exist", file));
     }
   }
 }
 
-void read_preemptor(YamlReader& r, const YAML::Node& root, Scenario& s) {
+void read_preemptor(YamlReader& r, const PathRules& rules, const YAML::Node& root, Scenario& s) {
   const YAML::Node node = root["preemptor"];
   if (!r.require_map(root, node, "preemptor")) {
     return;
@@ -64,8 +87,9 @@ void read_preemptor(YamlReader& r, const YAML::Node& root, Scenario& s) {
     if (node["name"] || node["kind"]) {
       r.error(node, "preemptor: give either podFile or kind, namespace and name");
     }
-    p.pod_file = resolve(r, r.string(node["podFile"], "preemptor.podFile"));
-    if (!fs::exists(p.pod_file)) {
+    p.pod_file = resolve(r, rules, node["podFile"], "preemptor.podFile",
+                         r.string(node["podFile"], "preemptor.podFile"));
+    if (!p.pod_file.empty() && !fs::exists(p.pod_file)) {
       r.error(node["podFile"], fmt::format("preemptor.podFile: \"{}\" does not exist",
                                            r.string(node["podFile"], "")));
     }
@@ -143,6 +167,24 @@ std::string policy_names() {
   return names;
 }
 
+// The keys --set accepts, checked where they are written.
+void check_arg_keys(YamlReader& r, const YAML::Node& args, const std::string& policy_name) {
+  const policy::Entry* entry = policy::find(policy_name);
+  if (entry == nullptr || !args.IsMap()) {
+    return;  // already reported
+  }
+  const std::array<const policy::Entry*, 1> selected{entry};
+  for (const auto& kv : args) {
+    if (!kv.first.IsScalar()) {
+      continue;
+    }
+    std::string problem = policy::unknown_key_problem(kv.first.Scalar(), selected);
+    if (!problem.empty()) {
+      r.error(kv.first, fmt::format("args: {}", problem));
+    }
+  }
+}
+
 void read_top(YamlReader& r, const YAML::Node& root, Scenario& s) {
   if (root["name"]) {
     s.name = r.string(root["name"], "name");
@@ -169,13 +211,15 @@ void read_top(YamlReader& r, const YAML::Node& root, Scenario& s) {
   if (root["args"]) {
     s.args_loc = r.loc(root["args"]);
     s.args = r.string_map(root["args"], "args");
+    check_arg_keys(r, root["args"], s.policy);
   }
 }
 
 }  // namespace
 
 std::optional<Scenario> parse_case_text(const std::string& text, const std::string& case_file,
-                                        std::string name, std::vector<Diagnostic>& diags) {
+                                        std::string name, std::vector<Diagnostic>& diags,
+                                        const PathRules& paths) {
   YamlReader r(case_file, diags);
   std::optional<YAML::Node> root = r.load(text);
   if (!root) {
@@ -186,8 +230,8 @@ std::optional<Scenario> parse_case_text(const std::string& text, const std::stri
   s.case_file = case_file;
   r.check_keys(*root, k_case_keys, "");
   read_top(r, *root, s);
-  read_cluster(r, *root, s);
-  read_preemptor(r, *root, s);
+  read_cluster(r, paths, *root, s);
+  read_preemptor(r, paths, *root, s);
   read_expect(r, *root, s);
   if (r.failed()) {
     return std::nullopt;
@@ -196,7 +240,7 @@ std::optional<Scenario> parse_case_text(const std::string& text, const std::stri
 }
 
 std::optional<Scenario> parse_case(const std::string& case_file, std::string name,
-                                   std::vector<Diagnostic>& diags) {
+                                   std::vector<Diagnostic>& diags, const PathRules& paths) {
   std::ifstream in(case_file, std::ios::binary);
   if (!in) {
     diags.push_back({Severity::error, {case_file, 0, 0}, "cannot read the file"});
@@ -204,7 +248,7 @@ std::optional<Scenario> parse_case(const std::string& case_file, std::string nam
   }
   std::ostringstream text;
   text << in.rdbuf();
-  return parse_case_text(text.str(), case_file, std::move(name), diags);
+  return parse_case_text(text.str(), case_file, std::move(name), diags, paths);
 }
 
 }  // namespace kpreempt::scenario

@@ -3,8 +3,9 @@
 // process per case, loading each distinct set of cluster files once.
 #include "kpreempt/scenario/runner.h"
 
-#include "kpreempt/load/load.h"
 #include "kpreempt/model/kueue.h"
+#include "kpreempt/policy/args.h"
+#include "kpreempt/scenario/inputs.h"
 
 #include <fmt/format.h>
 
@@ -31,20 +32,6 @@ bool is_error(const Diagnostic& d) {
   return d.severity == Severity::error;
 }
 
-std::string pending_problem(const model::Pod& pod) {
-  if (!pod.node_name.empty()) {
-    return fmt::format(
-        "preemptor: Pod {}/{} is bound to node \"{}\"; a preemptor is a pending "
-        "pod (no spec.nodeName)",
-        pod.namespace_, pod.name, pod.node_name);
-  }
-  if (pod.terminal()) {
-    return fmt::format("preemptor: Pod {}/{} has finished (phase {}); it cannot preempt",
-                       pod.namespace_, pod.name, pod.phase);
-  }
-  return {};
-}
-
 std::string find_pod(const model::Snapshot& snap, const std::string& ns, const std::string& name,
                      Subject& out) {
   auto id = snap.find_pod(ns, name);
@@ -52,7 +39,8 @@ std::string find_pod(const model::Snapshot& snap, const std::string& ns, const s
     return fmt::format("preemptor: no Pod {}/{} in the cluster files", ns, name);
   }
   out.pod = *id;
-  return pending_problem(snap.pods()[*id]);
+  std::string reason = not_pending_reason(snap.pods()[*id]);
+  return reason.empty() ? reason : "preemptor: " + reason;
 }
 
 std::string find_workload(const model::Snapshot& snap, const std::string& ns,
@@ -71,8 +59,8 @@ std::string find_workload(const model::Snapshot& snap, const std::string& ns,
 std::string from_pod_file(const model::Snapshot& snap, const std::vector<model::ObjectRef>& pods,
                           const std::vector<std::uint32_t>& workloads, Subject& out) {
   const std::size_t total = pods.size() + workloads.size();
-  if (total == 0) {
-    return "preemptor.podFile: holds no Pod (nor a Job labelled kueue.x-k8s.io/queue-name)";
+  if (total == 0) {  // load_inputs reports it; a hand-built Scenario may get here
+    return fmt::format("preemptor.podFile holds {}", k_pod_file_kinds);
   }
   if (total > 1) {
     return fmt::format("preemptor.podFile: holds {} preemptors; a scenario takes one", total);
@@ -107,16 +95,14 @@ std::shared_ptr<const Runner::Cluster> Runner::cluster_for(const Scenario& s,
     return it->second;
   }
   auto cluster = std::make_shared<Cluster>();
-  model::SnapshotBuilder builder;
-  std::vector<Diagnostic> found;
-  for (const std::string& file : s.cluster_files) {
-    load::load_path(file, load::LoadOptions{}, builder, found);
-  }
+  InputSpec spec;
+  spec.files = s.cluster_files;
   if (!s.preemptor.pod_file.empty()) {
-    load::load_path(s.preemptor.pod_file, load::LoadOptions{}, builder, found,
-                    &cluster->what_if_pods);
+    spec.pod_files.push_back(s.preemptor.pod_file);
   }
-  model::Snapshot snap = std::move(builder).build(found);
+  spec.pod_file_key = "preemptor.podFile";
+  std::vector<Diagnostic> found;
+  LoadedInputs loaded = load_inputs(spec, found);
   // Warnings are what `explain` is for; a check only stops on what makes the answer wrong.
   auto errors = std::count_if(found.begin(), found.end(), is_error);
   if (errors > 0) {
@@ -124,13 +110,9 @@ std::shared_ptr<const Runner::Cluster> Runner::cluster_for(const Scenario& s,
     cluster->error =
         fmt::format("the cluster files have {} error{}", errors, errors == 1 ? "" : "s");
   } else {
-    const auto& workloads = snap.kueue().workloads;
-    for (std::uint32_t i = 0; i < workloads.size(); ++i) {
-      if (workloads[i].derived_from && workloads[i].loc.file == s.preemptor.pod_file) {
-        cluster->what_if_workloads.push_back(i);
-      }
-    }
-    cluster->snapshot = std::move(snap);
+    cluster->what_if_pods = std::move(loaded.what_if_pods);
+    cluster->what_if_workloads = std::move(loaded.what_if_workloads);
+    cluster->snapshot = std::move(loaded.snapshot);
   }
   m_clusters.emplace(std::move(key), cluster);
   return cluster;
@@ -158,7 +140,7 @@ Result Runner::run(const Scenario& s, std::vector<Diagnostic>& diags) {
     return r;
   }
   try {
-    policy::Args args = qualify_args(s.args, entry->plugin);
+    policy::Args args = policy::args_for(entry->plugin, s.args);
     r.decision = entry->decide(
         policy::Input{snap, subject.pod, s.now.value_or(m_now), args, subject.workload});
   } catch (const UsageError& e) {

@@ -89,7 +89,7 @@ TEST_CASE("a broken case file is located and nothing runs", "[check]") {
       << "policy: default\ncluster: " << k_check << "/cluster.yaml\n"
       << "preemptor: {namespace: batch, name: etl-0}\nexpect:\n  outcome: preempt\n"
       << "  maxVictim: 2\n";
-  Run r = check({dir.string()});
+  Run r = check({dir.string(), "--allow-outside"});
   CHECK(r.code == 2);
   CHECK(r.out.empty());
   CHECK(r.err == (dir / "typo" / "case.yaml").string() +
@@ -104,7 +104,7 @@ TEST_CASE("a missing preemptor is an input error, exit 2", "[check]") {
   std::ofstream(dir / "case.yaml")
       << "policy: default\ncluster: " << k_check << "/cluster.yaml\n"
       << "preemptor: {namespace: batch, name: etl-9}\nexpect: {outcome: preempt}\n";
-  Run r = check({(dir / "case.yaml").string()});
+  Run r = check({(dir / "case.yaml").string(), "--allow-outside"});
   CHECK(r.code == 2);
   CHECK(r.err == (dir / "case.yaml").string() +
                      ":3:12: error: preemptor: no Pod batch/etl-9 in the cluster files\n");
@@ -138,4 +138,79 @@ TEST_CASE("every explain testdata case passes as a check scenario", "[check][e2e
   INFO(r.out);
   CHECK(r.code == 0);
   CHECK(r.out.find("FAIL") == std::string::npos);
+}
+
+TEST_CASE("a scenario's podFile may be any manifest explain --pod-file takes", "[check]") {
+  Run r = check({KPREEMPT_TESTDATA "/check-controllers"});
+  INFO(r.err);
+  CHECK(r.code == 0);
+  CHECK(r.err.empty());
+  CHECK(r.out ==
+        "PASS what-if-deployment\n"
+        "PASS what-if-job\n"
+        "2 passed, 0 failed\n");
+}
+
+namespace {
+
+// A folder holding `secret.txt` (several long lines) and, in scenario/, a case file.
+std::filesystem::path outside_fixture(const std::string& name, const std::string& case_text) {
+  auto dir = std::filesystem::temp_directory_path() / name;
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir / "scenario");
+  std::ofstream secret(dir / "secret.txt");
+  for (int i = 1; i <= 5; ++i) {
+    secret << "line-" << i << "-secret:" << std::string(100, 'x') << "\n";
+  }
+  std::ofstream(dir / "scenario" / "case.yaml") << case_text;
+  return dir;
+}
+
+}  // namespace
+
+TEST_CASE("scenario paths outside the folder searched are refused without being read", "[check]") {
+  auto dir = outside_fixture("kpreempt-check-outside",
+                             "policy: default\ncluster: ../secret.txt\n"
+                             "preemptor: {podFile: /etc/passwd}\nexpect: {outcome: fits}\n");
+  const std::string scenario = (dir / "scenario").string();
+  Run r = check({scenario});
+  CHECK(r.code == 2);
+  CHECK(r.out.empty());
+  CHECK(r.err == scenario +
+                     "/case.yaml:2:10: error: cluster: \"../secret.txt\" is outside the "
+                     "scenario folder \"" +
+                     dir.string() + "/\"; give --allow-outside to read it\n" + scenario +
+                     "/case.yaml:3:22: error: preemptor.podFile: \"/etc/passwd\" is outside the "
+                     "scenario folder \"" +
+                     dir.string() + "/\"; give --allow-outside to read it\n");
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("a file read with --allow-outside is quoted as a short excerpt, never whole", "[check]") {
+  auto dir = outside_fixture("kpreempt-check-excerpt",
+                             "policy: default\ncluster: ../secret.txt\n"
+                             "preemptor: {name: p}\nexpect: {outcome: fits}\n");
+  Run r = check({(dir / "scenario").string(), "--allow-outside"});
+  CHECK(r.code == 2);
+  INFO(r.err);
+  CHECK(r.err.find("line-1-secret:xxxx") != std::string::npos);
+  CHECK(r.err.find("line-2-secret") == std::string::npos);
+  CHECK(r.err.find(std::string(61, 'x')) == std::string::npos);
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("a misspelt args key is located in the case file with a suggestion", "[check]") {
+  auto dir = std::filesystem::temp_directory_path() / "kpreempt-check-args";
+  std::filesystem::create_directories(dir);
+  std::filesystem::copy_file(k_check + "/cluster.yaml", dir / "cluster.yaml",
+                             std::filesystem::copy_options::overwrite_existing);
+  std::ofstream(dir / "case.yaml")
+      << "policy: default\npreemptor: {namespace: batch, name: etl-0}\n"
+      << "args:\n  minCandidateNodesPercentag: 20\nexpect: {outcome: preempt}\n";
+  Run r = check({dir.string()});
+  CHECK(r.code == 2);
+  CHECK(r.err == (dir / "case.yaml").string() +
+                     ":4:3: error: args: unknown key \"minCandidateNodesPercentag\" for policy "
+                     "default; did you mean DefaultPreemption.minCandidateNodesPercentage?\n");
+  std::filesystem::remove_all(dir);
 }

@@ -5,12 +5,14 @@
 #include "support/text.h"
 
 #include "kpreempt/cli/cli.h"
+#include "kpreempt/policy/policy.h"
 
 #include <catch2/catch.hpp>
 #include <unistd.h>
 
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <regex>
 #include <set>
@@ -57,7 +59,8 @@ std::string quote(const std::string& word) {
 
 // What the bash function offers for words[cword] (default: the last word), the words split
 // as bash splits them (`--policy=x` is three words).
-std::vector<std::string> bash_complete(const std::vector<std::string>& words, int cword = -1) {
+std::vector<std::string> bash_complete(const std::vector<std::string>& words, int cword = -1,
+                                       const std::string& path_first = bin_dir()) {
   if (cword < 0) {
     cword = int(words.size()) - 1;
   }
@@ -66,7 +69,7 @@ std::vector<std::string> bash_complete(const std::vector<std::string>& words, in
     args += " " + quote(w);
   }
   Run r =
-      sh("PATH='" + bin_dir() + "':$PATH bash --norc --noprofile -c '" +
+      sh("PATH='" + path_first + "':$PATH bash --norc --noprofile -c '" +
          "source \"$0\"; COMP_WORDS=(\"$@\"); COMP_CWORD=" + std::to_string(cword) +
          "; _kpreempt; " + "printf \"%s\\n\" \"${COMPREPLY[@]}\"' " + quote(k_bash_script) + args);
   REQUIRE(r.code == 0);
@@ -152,8 +155,43 @@ class Terminal {
   bool m_started = false;
 };
 
-const std::vector<std::string> k_policies{"default",  "toleration",  "kueue",
-                                          "yunikorn", "koordinator", "capacity"};
+// The registry's policies, in its order: the scripts ask the binary for them.
+std::vector<std::string> registry_policies() {
+  std::vector<std::string> names;
+  for (const kpreempt::policy::Entry& e : kpreempt::policy::all()) {
+    names.emplace_back(e.name);
+  }
+  return names;
+}
+
+const std::vector<std::string> k_policies = registry_policies();
+
+// A stand-in kpreempt whose __complete prints names that a shell would run if it evaluated
+// them (Kubernetes names cannot hold them, but a dump is input and names are data). `marker`
+// is the file such a run would create.
+struct HostileLister {
+  std::string dir, marker;
+  HostileLister()
+      : dir((std::filesystem::temp_directory_path() /
+             ("kpreempt-hostile-" + std::to_string(getpid())))
+                .string()),
+        marker(dir + "-pwned") {
+    std::filesystem::create_directories(dir);
+    std::ofstream(dir + "/kpreempt")
+        << "#!/bin/sh\n[ \"$1\" = __complete ] || exit 2\n"
+        << "printf '%s\\n' 'ns/$(touch " << marker << ")' 'ns/`touch " << marker << "`' "
+        << "'ns/web-0'\n";
+    std::filesystem::permissions(dir + "/kpreempt", std::filesystem::perms::owner_all);
+    std::filesystem::remove(marker);
+  }
+  ~HostileLister() {
+    std::filesystem::remove_all(dir);
+    std::filesystem::remove(marker);
+  }
+  HostileLister(const HostileLister&) = delete;
+  HostileLister& operator=(const HostileLister&) = delete;
+  bool ran() const { return std::filesystem::exists(marker); }
+};
 
 }  // namespace
 
@@ -349,6 +387,42 @@ TEST_CASE("typing kpreempt ex<TAB> --pol<TAB> in an interactive zsh completes th
   term.type("default -f testdata/demo/cluster.yaml --pod ml/");
   term.tab();
   CHECK(term.wait_for("--pod ml/trainer-0").find("--policy=default -f") != std::string::npos);
+}
+
+}  // namespace kpreempt::test
+
+namespace kpreempt::test {
+
+TEST_CASE("the policy lister prints the registry's policies, no dump needed", "[completion]") {
+  Run r = run_cli({"__complete", "policies"});
+  CHECK(r.code == 0);
+  CHECK(lines(r.out) == registry_policies());
+}
+
+TEST_CASE("bash offers hostile names quoted and never runs them", "[completion]") {
+  HostileLister lister;
+  auto names =
+      bash_complete({"kpreempt", "explain", "-f", "dump.yaml", "--pod", ""}, -1, lister.dir);
+  CHECK_FALSE(lister.ran());
+  CHECK(names == std::vector<std::string>{"ns/\\$\\(touch\\ " + lister.marker + "\\)",
+                                          "ns/\\`touch\\ " + lister.marker + "\\`", "ns/web-0"});
+  CHECK(bash_complete({"kpreempt", "explain", "-f", "dump.yaml", "--pod", "ns/w"}, -1,
+                      lister.dir) == std::vector<std::string>{"ns/web-0"});
+  CHECK_FALSE(lister.ran());
+}
+
+TEST_CASE("fish offers hostile names as they are and never runs them", "[completion]") {
+  if (!have("fish")) {
+    SUCCEED("fish is not installed: skipped");
+    return;
+  }
+  HostileLister lister;
+  Run r = sh("PATH='" + lister.dir + "':$PATH fish --no-config -c 'source $argv[1]; " +
+             "complete -C $argv[2] | string replace -r \"\\t.*\" \"\"' " + quote(k_fish_script) +
+             " " + quote("kpreempt explain -f dump.yaml --pod ns/"));
+  CHECK_FALSE(lister.ran());
+  CHECK(lines(r.out).size() == 3);
+  CHECK(r.out.find("ns/web-0") != std::string::npos);
 }
 
 }  // namespace kpreempt::test

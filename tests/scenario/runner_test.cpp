@@ -2,6 +2,7 @@
 // Comparing decisions with expectations, and running scenarios in-process.
 #include "kpreempt/scenario/runner.h"
 
+#include "kpreempt/policy/args.h"
 #include "kpreempt/scenario/scenario.h"
 
 #include <catch2/catch.hpp>
@@ -72,11 +73,10 @@ TEST_CASE("notVictims and maxVictims catch evictions beyond the allowed", "[chec
 }
 
 TEST_CASE("bare args are qualified with the policy's plugin, the last value wins", "[check]") {
-  auto args =
-      kpreempt::scenario::qualify_args({{"minCandidateNodesPercentage", "10"},
-                                        {"Other.key", "x"},
-                                        {"DefaultPreemption.minCandidateNodesPercentage", "20"}},
-                                       "DefaultPreemption");
+  auto args = kpreempt::policy::args_for("DefaultPreemption",
+                                         {{"minCandidateNodesPercentage", "10"},
+                                          {"Other.key", "x"},
+                                          {"DefaultPreemption.minCandidateNodesPercentage", "20"}});
   CHECK(args.values() ==
         kpreempt::model::StringMap{{"DefaultPreemption.minCandidateNodesPercentage", "20"},
                                    {"Other.key", "x"}});

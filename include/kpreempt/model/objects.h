@@ -140,6 +140,10 @@ struct Pod {
 
   bool terminating() const { return deletion_timestamp.has_value(); }
   bool terminal() const { return phase == "Succeeded" || phase == "Failed"; }
+  // Waiting for a node: the one definition of a pod that can preempt (not yet bound, not
+  // finished). A batch over the dump also skips terminating ones, which upstream never
+  // schedules.
+  bool pending() const { return node_name.empty() && !terminal(); }
 };
 
 struct PriorityClass {

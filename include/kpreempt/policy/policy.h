@@ -121,6 +121,9 @@ struct Entry {
   // Whether `--policy all` runs it for this pod preemptor and dump.
   bool (*applies)(const model::Snapshot&, model::PodId preemptor);
   bool takes_workloads;  // explains a Kueue Workload preemptor (--workload)
+  // Every args key it reads, qualified; ".*" at the end stands for any further name. --set and
+  // a scenario's args: accept only these.
+  std::span<const std::string_view> arg_keys;
 };
 
 // Every policy, in the order --policy all runs and prints them.

@@ -31,11 +31,6 @@ struct Result {
 // What the expectations say about a decision; empty when all hold.
 std::vector<std::string> compare(const Expect& expect, const policy::Decision& decision);
 
-// "--set"-style args for a policy: a bare key is qualified with the policy's plugin
-// ("minCandidateNodesPercentage" -> "DefaultPreemption.minCandidateNodesPercentage"); the
-// result is sorted by key and the last value of a repeated key wins.
-policy::Args qualify_args(const model::StringMap& args, std::string_view plugin);
-
 // Runs scenarios, loading each distinct set of cluster files once.
 class Runner {
  public:

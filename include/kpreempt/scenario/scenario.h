@@ -47,20 +47,32 @@ struct Scenario {
   std::string source, note;
 };
 
+// Where a scenario's paths (cluster, podFile) may lead: a scenario is input like a dump, and
+// one naming /etc/passwd must not get it read. Paths resolve against the case file's folder
+// and must stay inside `root` (symlinks followed) unless `allow_outside`.
+struct PathRules {
+  std::string root;  // empty: the case file's folder
+  bool allow_outside = false;
+};
+
 // Parses one case file. `name` is the scenario name to report. Problems (YAML syntax, missing
 // or mistyped keys, unknown keys, unknown policy) are appended to `diags` with 1-based
 // positions; returns nullopt when any of them is an error.
 std::optional<Scenario> parse_case(const std::string& case_file, std::string name,
-                                   std::vector<Diagnostic>& diags);
+                                   std::vector<Diagnostic>& diags, const PathRules& paths = {});
 
 // Same, from memory (tests). `case_file` names the text in messages and anchors relative
 // cluster and podFile paths.
 std::optional<Scenario> parse_case_text(const std::string& text, const std::string& case_file,
-                                        std::string name, std::vector<Diagnostic>& diags);
+                                        std::string name, std::vector<Diagnostic>& diags,
+                                        const PathRules& paths = {});
 
 // The scenarios a `check` argument stands for: a case file, a folder holding case.yaml, or a
 // folder tree searched recursively for case.yaml files (sorted by path). A path that does not
-// exist, or a folder without any case.yaml, is an error in `diags`.
-std::vector<Scenario> discover(const std::string& path, std::vector<Diagnostic>& diags);
+// exist, or a folder without any case.yaml, is an error in `diags`. Paths stay inside the
+// folder searched; for a single case (a case file, or a folder holding case.yaml) inside the
+// folder holding its case folder, where cases keep a shared cluster.yaml.
+std::vector<Scenario> discover(const std::string& path, std::vector<Diagnostic>& diags,
+                               bool allow_outside = false);
 
 }  // namespace kpreempt::scenario

@@ -1,0 +1,34 @@
+// SPDX-License-Identifier: Apache-2.0
+// The one parser of policy args, for `--set KEY=VALUE` and a scenario's `args:` alike: keys are
+// qualified with the policy's plugin and checked against the keys the policies read.
+#pragma once
+
+#include "kpreempt/model/objects.h"
+#include "kpreempt/policy/policy.h"
+
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace kpreempt::policy {
+
+// "field" -> "Plugin.field"; a key with a dot is already qualified.
+std::string qualify(std::string_view key, std::string_view plugin);
+
+// Whether `entry` reads `key` (as written: bare keys belong to its plugin). Entry::arg_keys
+// ending in ".*" stand for any further name ("ElasticQuota.defaultQuotaGroupMax.cpu").
+bool takes_key(const Entry& entry, std::string_view key);
+
+// Why no policy of `policies` reads `key`, with the closest known key when one is near;
+// empty when some policy reads it.
+std::string unknown_key_problem(std::string_view key, std::span<const Entry* const> policies);
+
+// "KEY=VALUE" -> (KEY, VALUE); throws UsageError for a malformed one.
+std::pair<std::string, std::string> split_setting(const std::string& setting);
+
+// The args a policy of `plugin` runs with: keys qualified, sorted, the last value of a
+// repeated key winning (as with kubectl).
+Args args_for(std::string_view plugin, const model::StringMap& settings);
+
+}  // namespace kpreempt::policy

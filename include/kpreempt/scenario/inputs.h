@@ -1,0 +1,55 @@
+// SPDX-License-Identifier: Apache-2.0
+// The one way in: cluster dumps (YAML, JSON, folders, stdin, snapshot files, the cache) and
+// what-if manifests become one snapshot and its what-if preemptors, for every command.
+#pragma once
+
+#include "kpreempt/cache/cache.h"
+#include "kpreempt/diag.h"
+#include "kpreempt/load/load.h"
+#include "kpreempt/model/snapshot.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace kpreempt::scenario {
+
+struct InputSpec {
+  std::vector<std::string> files;  // -f, or a scenario's cluster files, in order
+  bool recursive = false;          // -R
+  // --pod-file or a scenario's podFile: pods, and controllers (Deployment, ReplicaSet,
+  // StatefulSet, Job, CronJob) as the pods they would create.
+  std::vector<std::string> pod_files;
+  std::string pod_file_key = "--pod-file";  // how messages name them ("preemptor.podFile")
+  cache::Mode cache = cache::Mode::automatic;
+  load::LoadProgress* progress = nullptr;  // watched by a progress line, when not null
+};
+
+struct LoadedInputs {
+  model::Snapshot snapshot;
+  std::vector<model::ObjectRef> what_if_pods;  // pods read from the pod files, in order
+  // Kueue Workloads derived from Jobs of the pod files (indexes into kueue().workloads).
+  std::vector<std::uint32_t> what_if_workloads;
+};
+
+// What a pod file may hold, for messages about one that holds none of it.
+inline constexpr std::string_view k_pod_file_kinds =
+    "no Pod, nor a Deployment, ReplicaSet, StatefulSet, Job or CronJob with pods to create";
+
+// Loads and freezes the inputs. Every problem goes to `diags`; the result is only meaningful
+// when none of them is an error. Pod files that yield no preemptor are an error.
+LoadedInputs load_inputs(const InputSpec& spec, std::vector<Diagnostic>& diags);
+
+// The -f inputs alone, as the content of a snapshot file: loading and build() diagnostics kept
+// apart (`kpreempt snapshot`). Cache problems become warnings in `notes`.
+cache::SnapshotFile load_dump(const InputSpec& spec, std::vector<Diagnostic>& notes);
+
+// Snapshot files among `paths`, for commands that need the manifests' text (lint): a snapshot
+// keeps decoded objects, not the lines they came from. Each one is an error in `diags`.
+void refuse_snapshot_files(const std::vector<std::string>& paths, std::string_view command,
+                           std::vector<Diagnostic>& diags);
+
+// Why `pod` cannot be a preemptor (bound to a node, or finished), or empty when it is pending.
+std::string not_pending_reason(const model::Pod& pod);
+
+}  // namespace kpreempt::scenario
