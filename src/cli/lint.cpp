@@ -11,6 +11,7 @@
 #include "kpreempt/lint/inputs.h"
 #include "kpreempt/load/scan.h"
 #include "kpreempt/model/go_parse.h"
+#include "kpreempt/scenario/inputs.h"
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
@@ -105,6 +106,13 @@ lint::Summary summarise(lint::Gathered& input, lint::Gathered& baseline,
 }
 
 int run_lint(const LintOptions& o, std::vector<lint::Group> groups, const Streams& io) {
+  // A snapshot file keeps decoded objects only: say so rather than fail on its bytes.
+  std::vector<Diagnostic> refused;
+  scenario::refuse_snapshot_files(o.inputs.files, "lint", refused);
+  if (any_error(refused)) {
+    print_diagnostics(refused, io.err);
+    return k_exit_input;
+  }
   lint::Options opts = rule_options(o, std::move(groups));
   lint::Result result;
   result.selected = lint::select_rules(opts);

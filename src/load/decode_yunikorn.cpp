@@ -83,7 +83,8 @@ void decode_config_map(const Field& root, DecodeContext& ctx) {
   const std::string ns = object_namespace(root);
   const std::string name = object_name(root);
   if (ns != k_namespace || (name != k_configs && name != k_defaults)) {
-    return;  // some other ConfigMap: not read
+    ctx.out.count_skipped("ConfigMap");  // some other ConfigMap: not read
+    return;
   }
   Field data = root["data"];
   const std::string group = data["service.policyGroup"].str("queues");

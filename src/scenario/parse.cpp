@@ -46,7 +46,8 @@ std::string resolve(YamlReader& r, const PathRules& rules, const YAML::Node& nod
   const fs::path folder = fs::path(r.file()).parent_path();
   std::string path =
       p.is_absolute() ? p.lexically_normal().string() : (folder / p).lexically_normal().string();
-  const fs::path root = rules.root.empty() ? folder : fs::path(rules.root);
+  // Without a searched folder, a case may read its parent folder: the usual ../cluster.yaml.
+  const fs::path root = rules.root.empty() ? folder.parent_path() : fs::path(rules.root);
   if (!rules.allow_outside && !inside(path, root.empty() ? fs::path(".") : root)) {
     r.error(node, fmt::format("{}: \"{}\" is outside the scenario folder \"{}\"; give "
                               "--allow-outside to read it",

@@ -170,14 +170,14 @@ std::filesystem::path outside_fixture(const std::string& name, const std::string
 
 TEST_CASE("scenario paths outside the folder searched are refused without being read", "[check]") {
   auto dir = outside_fixture("kpreempt-check-outside",
-                             "policy: default\ncluster: ../secret.txt\n"
+                             "policy: default\ncluster: ../../secret.txt\n"
                              "preemptor: {podFile: /etc/passwd}\nexpect: {outcome: fits}\n");
   const std::string scenario = (dir / "scenario").string();
   Run r = check({scenario});
   CHECK(r.code == 2);
   CHECK(r.out.empty());
   CHECK(r.err == scenario +
-                     "/case.yaml:2:10: error: cluster: \"../secret.txt\" is outside the "
+                     "/case.yaml:2:10: error: cluster: \"../../secret.txt\" is outside the "
                      "scenario folder \"" +
                      dir.string() + "/\"; give --allow-outside to read it\n" + scenario +
                      "/case.yaml:3:22: error: preemptor.podFile: \"/etc/passwd\" is outside the "

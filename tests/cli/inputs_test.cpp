@@ -45,7 +45,8 @@ TEST_CASE("a --set key only another policy reads is refused for the policy named
 TEST_CASE("a bare --set key belongs to each selected policy's own plugin", "[cli][args]") {
   CHECK(explain({"--policy", "default", "--set", "minCandidateNodesPercentage=20"}).code == 0);
   CHECK(explain({"--policy", "toleration", "--set", "minCandidateNodesAbsolute=5"}).code == 0);
-  CHECK(explain({"--policy", "koordinator", "--set", "ElasticQuota.defaultQuotaGroupMax.cpu=4"}).code == 0);
+  CHECK(explain({"--policy", "koordinator", "--set", "ElasticQuota.defaultQuotaGroupMax.cpu=4"})
+            .code == 0);
   Run bad = explain({"--policy", "default", "--set", "minCandidateNodesPercentage=lots"});
   CHECK(bad.code == 2);
   CHECK(bad.err ==

@@ -64,7 +64,7 @@ TEST_CASE("lint prints the summary and one diagnostic per unreadable file on std
                    k_summary);
 }
 
-TEST_CASE("--exclude skips a file and leaves the findings to decide the exit status",
+TEST_CASE("lint --exclude skips a file and leaves the findings to decide the exit status",
           "[lint][e2e][tree]") {
   Run r = run(k_tree + " --exclude docs");
   CHECK(r.code == 1);

@@ -98,7 +98,7 @@ TEST_CASE("a folder's FIFOs and devices named like dumps are skipped with a warn
                                  "\": not a regular file"});
 }
 
-TEST_CASE("-R reads each folder once, however links loop", "[load][hostile]") {
+TEST_CASE("reading with -R visits each folder once, however links loop", "[load][hostile]") {
   Scratch s;
   s.write("a.yaml", node("n1"));
   fs::create_directory_symlink(".", s.dir / "x");
