@@ -33,6 +33,11 @@ std::string format(const Diagnostic& d);
 // `value` itself when short and on one line, else the start of its first line and "...".
 std::string excerpt(std::string_view value);
 
+// `text` as it may be echoed to a terminal, a log or a CI annotation: control characters
+// (C0 but tab, and newline when `keep_newlines`; DEL; C1) become \x1b or \u009b, and bytes
+// that are not UTF-8 become \xff, so input cannot forge lines, colours or annotations.
+std::string printable(std::string_view text, bool keep_newlines = false);
+
 // Whether any of them is an error (the input is then refused).
 bool any_error(const std::vector<Diagnostic>& diags);
 

@@ -4,13 +4,14 @@
 // cannot be read, so the rest of a repository is still linted.
 #include "kpreempt/lint/inputs.h"
 
+#include "load/folder_walk.h"
+
 #include <fmt/format.h>
 #include <fnmatch.h>
 
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
-#include <optional>
 #include <sstream>
 
 namespace kpreempt::lint {
@@ -35,6 +36,8 @@ bool named(const fs::path& p, const std::string_view (&names)[N]) {
   return std::find(std::begin(names), std::end(names), name) != std::end(names);
 }
 
+// The lint side of a walk: which entries are manifests, the conventional skips, --exclude and
+// -R; load::SafeWalk keeps it to regular files and each folder once.
 class Walker {
  public:
   Walker(const WalkOptions& opts, Gathered& out) : m_opts(opts), m_out(out) {}
@@ -43,13 +46,60 @@ class Walker {
     std::error_code ec;
     if (path != "-" && fs::is_directory(path, ec)) {
       m_root = path;
-      folder(path, in_chart(path));
+      load::SafeWalk<Walker>::run(path, *this);
       return;
     }
     file(path, false);  // named on the command line: read whatever its extension
   }
 
+  // load::SafeWalk's visitor.
+  void enter(const fs::path& dir, const std::vector<fs::path>& entries) {
+    bool chart = m_folders.empty() ? in_chart(dir) : m_folders.back().chart;
+    chart = chart || std::any_of(entries.begin(), entries.end(),
+                                 [](const fs::path& e) { return e.filename() == "Chart.yaml"; });
+    m_folders.push_back(Folder{chart, 0});
+  }
+
+  void leave(const fs::path& dir) {
+    std::size_t unread = m_folders.back().unread_folders;
+    m_folders.pop_back();
+    if (unread > 0) {
+      m_out.notes.push_back(fmt::format("{}: {} sub-folder{} not read without -R", dir.string(),
+                                        unread, unread == 1 ? "" : "s"));
+    }
+  }
+
+  bool wants_folder(const fs::path& p) {
+    if (excluded(p) || p.filename().string().starts_with(".")) {
+      return false;  // hidden: .git, .github and other tool folders
+    }
+    if (!m_opts.recursive) {
+      ++m_folders.back().unread_folders;
+      return false;
+    }
+    return true;
+  }
+
+  bool wants_file(const fs::path& p) {
+    return !excluded(p) && (manifest_extension(p) || p.filename() == "Kustomization");
+  }
+
+  void read(const fs::path& p) { file(p.string(), m_folders.back().chart); }
+
+  void not_read(const fs::path& p, const std::string& why) {
+    m_out.skipped.push_back(SkippedFile{p.string(), why});
+  }
+
+  void cannot_list(const fs::path& dir, const std::string& why) {
+    unreadable(SourceLoc{dir.string(), 0, 0}, "cannot read folder: " + why);
+  }
+
  private:
+  struct Folder {
+    bool chart;                  // in a Helm chart: the folder or one above has Chart.yaml
+    std::size_t unread_folders;  // sub-folders left without -R
+  };
+
   static bool in_chart(const fs::path& dir) {
     std::error_code ec;
     for (fs::path d = fs::absolute(dir, ec); !ec && !d.empty(); d = d.parent_path()) {
@@ -63,69 +113,21 @@ class Walker {
     return false;
   }
 
-  // The first --exclude glob matching the path as walked, the path below the -f folder, or
-  // the name alone.
-  std::optional<std::string> exclude_glob(const fs::path& p) const {
+  // Whether an --exclude glob matches the path as walked, the path below the -f folder, or
+  // the name alone; a match is listed as skipped.
+  bool excluded(const fs::path& p) {
     std::string full = p.generic_string();
     std::string name = p.filename().string();
     std::string below = p.lexically_relative(m_root).generic_string();
     for (const std::string& g : m_opts.excludes) {
       for (const std::string* s : {&full, &below, &name}) {
         if (fnmatch(g.c_str(), s->c_str(), 0) == 0) {
-          return g;
+          m_out.skipped.push_back(SkippedFile{p.string(), "--exclude " + g});
+          return true;
         }
       }
     }
-    return std::nullopt;
-  }
-
-  void folder(const fs::path& dir, bool chart) {
-    std::error_code ec;
-    std::vector<fs::directory_entry> entries;
-    for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
-      entries.push_back(*it);
-    }
-    if (ec) {
-      unreadable(SourceLoc{dir.string(), 0, 0}, "cannot read folder: " + ec.message());
-      return;
-    }
-    std::sort(entries.begin(), entries.end(), [](const auto& a, const auto& b) {
-      return a.path().filename() < b.path().filename();
-    });
-    chart = chart || std::any_of(entries.begin(), entries.end(),
-                                 [](const auto& e) { return e.path().filename() == "Chart.yaml"; });
-    std::size_t unread_folders = 0;
-    for (const fs::directory_entry& e : entries) {
-      visit(e, chart, unread_folders);
-    }
-    if (unread_folders > 0) {
-      m_out.notes.push_back(fmt::format("{}: {} sub-folder{} not read without -R", dir.string(),
-                                        unread_folders, unread_folders == 1 ? "" : "s"));
-    }
-  }
-
-  void visit(const fs::directory_entry& e, bool chart, std::size_t& unread_folders) {
-    const fs::path& p = e.path();
-    std::error_code ec;
-    if (std::optional<std::string> glob = exclude_glob(p)) {
-      m_out.skipped.push_back(SkippedFile{p.string(), "--exclude " + *glob});
-      return;
-    }
-    if (e.is_directory(ec)) {
-      if (p.filename().string().starts_with(".")) {
-        return;  // .git, .github and other tool folders
-      }
-      if (!m_opts.recursive) {
-        ++unread_folders;
-        return;
-      }
-      folder(p, chart);
-      return;
-    }
-    if (!manifest_extension(p) && p.filename() != "Kustomization") {
-      return;
-    }
-    file(p.string(), chart);
+    return false;
   }
 
   void file(const std::string& path, bool chart) {
@@ -190,6 +192,7 @@ class Walker {
   const WalkOptions& m_opts;
   Gathered& m_out;
   fs::path m_root;
+  std::vector<Folder> m_folders;  // the folders being walked, innermost last
 };
 
 }  // namespace

@@ -22,7 +22,8 @@ std::string location(const SourceLoc& l) {
 }
 
 // GitHub workflow-command escaping: data escapes %, CR, LF; properties also ':' and ','.
-std::string gh_escape(std::string_view s, bool property) {
+std::string gh_escape(std::string_view raw, bool property) {
+  const std::string s = printable(raw);
   std::string out;
   for (char c : s) {
     switch (c) {
@@ -50,8 +51,8 @@ std::string gh_escape(std::string_view s, bool property) {
 
 void write_text(const std::vector<Finding>& findings, std::ostream& out) {
   for (const Finding& f : findings) {
-    out << location(f.loc) << ": " << to_string(f.severity) << ": " << full_message(f) << " ["
-        << f.rule << "]\n";
+    out << printable(location(f.loc)) << ": " << to_string(f.severity) << ": "
+        << printable(full_message(f)) << " [" << f.rule << "]\n";
   }
 }
 
@@ -102,7 +103,7 @@ void write_json(const Result& r, std::ostream& out) {
                                 {"findings", list},
                                 {"unreadable", unreadable},
                                 {"skipped", skipped}};
-  out << doc.dump(2) << '\n';
+  out << doc.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << '\n';
 }
 
 void write_github(const Result& r, std::ostream& out) {

@@ -15,9 +15,10 @@ namespace {
 
 using render::xml_escape;
 
+// One line per finding, whatever its file name holds.
 std::string finding_line(const Finding& f) {
-  return fmt::format("{}:{}:{}: {}: {} {}\n", f.loc.file, f.loc.line, f.loc.column,
-                     to_string(f.severity), full_message(f), f.field);
+  return fmt::format("{}:{}:{}: {}: {} {}\n", printable(f.loc.file), f.loc.line, f.loc.column,
+                     to_string(f.severity), printable(full_message(f)), f.field);
 }
 
 // One rule's testcase; true when it fails the gate.
@@ -54,7 +55,7 @@ std::string unreadable_case(const Diagnostic& d) {
       "  <testcase classname=\"kpreempt.lint.inputs\" name=\"{}\">\n"
       "    <error type=\"unreadable-input\" message=\"{}\">{}</error>\n"
       "  </testcase>\n",
-      xml_escape(d.loc.file), xml_escape(d.message), xml_escape(format(d)));
+      xml_escape(printable(d.loc.file)), xml_escape(printable(d.message)), xml_escape(format(d)));
 }
 
 }  // namespace

@@ -123,7 +123,8 @@ void write_sarif(const Result& r, std::ostream& out) {
                                 {"results", results},
                                 {"properties", counts(r)}};
   nlohmann::ordered_json doc = {{"$schema", k_schema}, {"version", "2.1.0"}, {"runs", {run}}};
-  out << doc.dump(2) << '\n';
+  // A file name that is not UTF-8 is shown with U+FFFD rather than failing the run.
+  out << doc.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << '\n';
 }
 
 }  // namespace kpreempt::lint

@@ -1,9 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "kpreempt/render/xml.h"
 
+#include "kpreempt/diag.h"
+
 namespace kpreempt::render {
 
-std::string xml_escape(std::string_view text) {
+std::string xml_escape(std::string_view raw) {
+  // Control characters and bytes that are not UTF-8 make a document that is not well-formed
+  // XML (no character reference can carry them): they become visible escapes first.
+  const std::string text = printable(raw, true);
   std::string out;
   out.reserve(text.size());
   for (char c : text) {

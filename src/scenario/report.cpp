@@ -78,7 +78,7 @@ void json(const std::vector<Result>& results, std::ostream& out) {
   std::size_t passed = count(results, Status::passed);
   doc["passed"] = passed;
   doc["failed"] = results.size() - passed;
-  out << doc.dump(2) << '\n';
+  out << doc.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << '\n';
 }
 
 void junit(const std::vector<Result>& results, std::ostream& out) {

@@ -163,3 +163,58 @@ TEST_CASE("junit fails only what --fail-on fails", "[lint][e2e]") {
   CHECK(gated.code == 1);
   CHECK(has(gated.out, "<failure type=\"PC016\""));
 }
+
+TEST_CASE("lint skips a FIFO named like a manifest and a folder link loop, and says so",
+          "[lint][e2e][tree]") {
+  std::string dir = kpreempt::test::run_shell("mktemp -d").out;
+  dir.erase(dir.find_last_not_of('\n') + 1);
+  std::string setup = "cd '" + dir +
+                      "' && cp '" KPREEMPT_TESTDATA
+                      "/lint/tree/platform/priorityclasses.yaml' pc.yaml && mkfifo queue.yaml && "
+                      "mkdir sub && ln -s .. sub/up";
+  REQUIRE(kpreempt::test::run_shell(setup).code == 0);
+  // Reading the FIFO would block: the run ends only because it is never opened.
+  Run r = run("lint -R -f '" + dir + "' -o json --fail-on never");
+  kpreempt::test::run_shell("rm -rf '" + dir + "'");
+  CHECK(r.code == 0);
+  auto doc = nlohmann::json::parse(r.out);
+  CHECK(doc["summary"]["files"] == 1);
+  REQUIRE(doc["skipped"].size() == 2);
+  CHECK(doc["skipped"][0]["file"] == dir + "/queue.yaml");
+  CHECK(doc["skipped"][0]["reason"] == "not a regular file");
+  CHECK(doc["skipped"][1]["file"] == dir + "/sub/up");
+  CHECK(doc["skipped"][1]["reason"] == "a folder already read (a link loop?)");
+}
+
+TEST_CASE("a file name with control characters cannot forge output in any lint format",
+          "[lint][e2e][tree]") {
+  std::string dir = kpreempt::test::run_shell("mktemp -d").out;
+  dir.erase(dir.find_last_not_of('\n') + 1);
+  // A PriorityClass with a finding (PC005: two globalDefault classes), in a file whose name
+  // holds an escape sequence, a newline and a GitHub workflow command.
+  std::string setup =
+      "cd '" + dir +
+      "' && name=$(printf 'pc\\033[2J\\n::error file=x::forged.yaml') && "
+      "printf 'apiVersion: scheduling.k8s.io/v1\\nkind: PriorityClass\\nmetadata:\\n"
+      "  name: a\\nvalue: 1\\nglobalDefault: true\\n---\\n"
+      "apiVersion: scheduling.k8s.io/v1\\nkind: PriorityClass\\nmetadata:\\n"
+      "  name: b\\nvalue: 2\\nglobalDefault: true\\n' > \"$name\"";
+  REQUIRE(kpreempt::test::run_shell(setup).code == 0);
+  const std::string base = "lint -f '" + dir + "' --fail-on never -o ";
+  Run text = run(base + "text");
+  Run github = run(base + "github");
+  Run junit = run(base + "junit");
+  Run json = run(base + "json");
+  kpreempt::test::run_shell("rm -rf '" + dir + "'");
+  for (const Run* r : {&text, &github, &junit, &json}) {
+    CHECK(r->code == 0);
+    CHECK_FALSE(has(r->out, "\033"));
+    CHECK_FALSE(has(r->out, "\n::error file=x"));
+  }
+  CHECK(has(text.out, "/pc\\x1b[2J\\x0a::error file=x::forged.yaml:13:1: error: PriorityClass/b"));
+  CHECK(has(github.out,
+            "::error file=" + dir + "/pc\\x1b[2J\\x0a%3A%3Aerror file=x%3A%3Aforged.yaml,"));
+  CHECK(has(junit.out, "pc\\x1b[2J\\x0a::error file=x::forged.yaml:13:1: error:"));
+  CHECK(nlohmann::json::parse(json.out)["findings"][0]["file"] ==
+        dir + "/pc\033[2J\n::error file=x::forged.yaml");
+}

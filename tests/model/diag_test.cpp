@@ -58,3 +58,25 @@ TEST_CASE("outcomes have stable names", "[model][args]") {
   CHECK(policy::to_string(policy::Outcome::preempt) == "preempt");
   CHECK(policy::to_string(policy::Outcome::unschedulable) == "unschedulable");
 }
+
+TEST_CASE("echoed input cannot forge lines, colours or bytes", "[model][diag]") {
+  CHECK(printable("team-a/trainer-0") == "team-a/trainer-0");
+  CHECK(printable("caf\xc3\xa9 \xe2\x9c\x93 \xf0\x9f\x9a\x80") ==
+        "caf\xc3\xa9 \xe2\x9c\x93 \xf0\x9f\x9a\x80");
+  CHECK(printable("a\x1b[31mred\x7f") == "a\\x1b[31mred\\x7f");
+  CHECK(printable("one\ntwo\r") == "one\\x0atwo\\x0d");
+  CHECK(printable("one\ntwo", true) == "one\ntwo");
+  CHECK(printable("tab\there") == "tab\there");
+  CHECK(printable("csi\xc2\x9b"
+                  "2J nbsp\xc2\xa0") == "csi\\u009b2J nbsp\xc2\xa0");
+  CHECK(printable("latin1 \xe9t\xe9") == "latin1 \\xe9t\\xe9");
+  CHECK(printable("overlong \xc0\xaf surrogate \xed\xa0\x80 cut \xe2\x9c") ==
+        "overlong \\xc0\\xaf surrogate \\xed\\xa0\\x80 cut \\xe2\\x9c");
+  CHECK(printable(std::string_view("nul\0end", 7)) == "nul\\x00end");
+}
+
+TEST_CASE("a diagnostic is one line whatever its file name and message hold", "[model][diag]") {
+  CHECK(format(Diagnostic{Severity::error, SourceLoc{"x\n::error::forged.yaml", 3, 1},
+                          "Pod a/b: value \"\x1b]0;title\x07\""}) ==
+        "x\\x0a::error::forged.yaml:3:1: error: Pod a/b: value \"\\x1b]0;title\\x07\"");
+}

@@ -7,7 +7,8 @@
 
 namespace kpreempt::render {
 
-// Escapes the five XML special characters, for attribute values and text alike.
+// Escapes the five XML special characters, for attribute values and text alike; control
+// characters and bytes that are not UTF-8 are shown as kpreempt::printable shows them.
 std::string xml_escape(std::string_view text);
 
 }  // namespace kpreempt::render
