@@ -125,13 +125,13 @@ Json result_json(const policy::Decision& d) {
   for (const auto& n : d.nodes) {
     nodes.push_back(node_json(n));
   }
-  if (d.verdict_unit != "node") {
-    j["verdictUnit"] = d.verdict_unit;
+  if (d.verdict_unit != policy::VerdictUnit::node) {
+    j["verdictUnit"] = policy::name(d.verdict_unit);
   }
   j["nodes"] = std::move(nodes);
   j["warnings"] = d.warnings;
-  if (!d.details_json.empty()) {
-    j["details"] = Json::parse(d.details_json);
+  if (!d.details.is_null()) {
+    j["details"] = d.details;
   }
   return j;
 }

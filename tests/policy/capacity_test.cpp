@@ -181,7 +181,7 @@ TEST_CASE("a preemptor without a quota never touches pods of quota namespaces",
   const Decision d = decide(yaml, "free", "p");
   CHECK(d.outcome == Outcome::unschedulable);
   CHECK(verdict(d, "n1", "managed")->code == "quota-managed");
-  const nlohmann::json details = nlohmann::json::parse(d.details_json);
+  const nlohmann::json details = d.details;
   CHECK(details["prefilter"]["mode"] == "no-quota");
 }
 
@@ -223,7 +223,7 @@ TEST_CASE("the quota table shows usage before and after the preemption", "[polic
   REQUIRE(d.tables[0].rows.size() == 3);
   CHECK(d.tables[0].rows[1][3] == "cpu=4");
   CHECK(d.tables[0].rows[1][4] == "cpu=2");
-  const nlohmann::json details = nlohmann::json::parse(d.details_json);
+  const nlohmann::json details = d.details;
   CHECK(details["quotas"][0]["used_after"]["cpu_milli"] == 2000);
   CHECK(details["prefilter"]["mode"] == "reclaim-borrowed");
 }

@@ -109,7 +109,7 @@ TEST_CASE("a pending pod of another quota shrinks the runtime and admission reje
   const Decision d = run(snap, "qa", "a-pend");
   CHECK(d.outcome == Outcome::unschedulable);
   CHECK(has_reason(d, "quota-runtime-exceeded"));
-  CHECK(d.details_json.find("\"runtime\":{\"cpu\":\"2\"}") != std::string::npos);
+  CHECK(d.details.dump().find("\"runtime\":{\"cpu\":\"2\"}") != std::string::npos);
 }
 
 TEST_CASE("idle resources are split by weight with the largest remainder going first",
@@ -121,9 +121,9 @@ TEST_CASE("idle resources are split by weight with the largest remainder going f
       quota("q3", "{cpu: 0}", "{cpu: 20}") + pod("q1", "p1", "", 1, "20") +
       pod("q2", "p2", "", 1, "20") + pod("q3", "p3", "", 1, "20"));
   const Decision d = run(snap, "q1", "p1");
-  CHECK(d.details_json.find("\"runtime\":{\"cpu\":\"3334m\"}") != std::string::npos);
+  CHECK(d.details.dump().find("\"runtime\":{\"cpu\":\"3334m\"}") != std::string::npos);
   const Decision d2 = run(snap, "q2", "p2");
-  CHECK(d2.details_json.find("\"runtime\":{\"cpu\":\"3333m\"}") != std::string::npos);
+  CHECK(d2.details.dump().find("\"runtime\":{\"cpu\":\"3333m\"}") != std::string::npos);
 }
 
 TEST_CASE("a resource missing from max is not limited", "[policy][koordinator]") {

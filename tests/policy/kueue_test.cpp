@@ -171,7 +171,7 @@ TEST_CASE("nominal quota lent to a borrower is reclaimed, with the quota table",
   REQUIRE(r.d.tables.size() == 1);
   CHECK(r.d.tables[0].title == "quota in cohort co");
   CHECK(r.d.tables[0].rows.size() == 2);
-  auto details = nlohmann::json::parse(r.d.details_json);
+  auto details = r.d.details;
   CHECK(details["clusterQueue"] == "a");
   CHECK(details["borrows"] == false);
   CHECK(details["podSets"][0]["flavors"][0]["flavor"] == "default");

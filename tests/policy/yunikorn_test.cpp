@@ -120,7 +120,7 @@ TEST_CASE("a fenced tenant parent keeps victims inside its subtree", "[policy][y
   CHECK(r.victims() == std::vector<std::string>{"v-2"});
   CHECK(r.code_of("o-2") == "outside-fence");
   CHECK(r.code_of("v-1") == "not-needed");
-  CHECK(r.d.details_json.find("\"fenceRoot\":\"root.tenants\"") != std::string::npos);
+  CHECK(r.d.details.dump().find("\"fenceRoot\":\"root.tenants\"") != std::string::npos);
 }
 
 TEST_CASE("a priority fence with a higher offset hides a whole subtree", "[policy][yunikorn]") {

@@ -6,6 +6,9 @@
 #include "kpreempt/model/objects.h"
 #include "kpreempt/model/snapshot.h"
 #include "kpreempt/model/time.h"
+#include "kpreempt/policy/reason.h"
+
+#include <nlohmann/json.hpp>
 
 #include <cstddef>
 #include <cstdint>
@@ -102,14 +105,12 @@ struct Decision {
   std::string summary;                  // one sentence for the text renderer
   std::vector<std::string> tied_nodes;  // all nodes equal on every criterion (incl. node)
   std::vector<NodeVerdict> nodes;       // every node, in name order
-  // What a NodeVerdict stands for: "node", or "ClusterQueue" for quota-level policies whose
-  // verdicts group candidates by queue.
-  std::string verdict_unit = "node";
+  VerdictUnit verdict_unit = VerdictUnit::node;
   std::vector<std::string> warnings;  // things about the input a user should know
   std::vector<Table> tables;          // policy-specific, printed after the victims
-  // Policy-specific structured data for JSON/YAML: a serialized JSON object printed under
-  // "details" (flavor assignment, quota usage before/after, queue tree). Empty: none.
-  std::string details_json;
+  // Policy-specific structured data for JSON/YAML, printed under "details" (flavor assignment,
+  // quota usage before/after, queue tree), keys in the order they print. Null: none.
+  nlohmann::ordered_json details;
 };
 
 struct Entry {

@@ -157,7 +157,7 @@ void preempt(const Context& ctx, const koordinator::Admission& adm, const std::o
     if (job.ok) {
       finish_job(ctx, job, d);
       node_verdicts(ctx, nullptr, &job, d);
-      d.details_json = koordinator::details_json(ctx, adm, gang, &job, d);
+      d.details = koordinator::details(ctx, adm, gang, &job, d);
       return;
     }
     d.reasons.push_back("job:" + job.code);
@@ -178,8 +178,7 @@ void preempt(const Context& ctx, const koordinator::Admission& adm, const std::o
         "quotas (compare --policy default)");
   }
   node_verdicts(ctx, &pod, ctx.args.enable_preemption ? &job : nullptr, d);
-  d.details_json =
-      koordinator::details_json(ctx, adm, gang, ctx.args.enable_preemption ? &job : nullptr, d);
+  d.details = koordinator::details(ctx, adm, gang, ctx.args.enable_preemption ? &job : nullptr, d);
 }
 
 }  // namespace
@@ -207,7 +206,7 @@ Decision decide_koordinator(const Input& in) {
         gang->id, gang->members.size(), gang->min_member,
         gang->initialised ? "" : ", not initialised");
     node_verdicts(ctx, nullptr, nullptr, d);
-    d.details_json = koordinator::details_json(ctx, adm, gang, nullptr, d);
+    d.details = koordinator::details(ctx, adm, gang, nullptr, d);
   } else {
     if (gang && once_satisfied(in.snapshot, *gang, in.preemptor)) {
       d.warnings.push_back("gang " + gang->id +
@@ -221,7 +220,7 @@ Decision decide_koordinator(const Input& in) {
       d.reasons.push_back("fits");
       d.summary = "the pod passes quota admission and fits a node without preemption";
       node_verdicts(ctx, nullptr, nullptr, d);
-      d.details_json = koordinator::details_json(ctx, adm, gang, nullptr, d);
+      d.details = koordinator::details(ctx, adm, gang, nullptr, d);
     } else {
       preempt(ctx, adm, gang, d);
     }

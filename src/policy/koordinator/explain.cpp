@@ -79,8 +79,8 @@ void add_quota_table(const Context& ctx, const Admission& adm, Decision& d) {
   d.tables.push_back(std::move(t));
 }
 
-std::string details_json(const Context& ctx, const Admission& adm, const std::optional<Gang>& gang,
-                         const JobLevel* job, const Decision& d) {
+nlohmann::json details(const Context& ctx, const Admission& adm, const std::optional<Gang>& gang,
+                       const JobLevel* job, const Decision& d) {
   nlohmann::json j;
   j["quota"] = ctx.quota.name;
   j["admission"] = {{"ok", adm.ok}, {"code", adm.code}, {"detail", adm.detail}};
@@ -119,7 +119,7 @@ std::string details_json(const Context& ctx, const Admission& adm, const std::op
     j["job"] = {
         {"ok", job->ok}, {"code", job->code}, {"detail", job->detail}, {"placements", placements}};
   }
-  return j.dump();
+  return j;
 }
 
 }  // namespace kpreempt::policy::koordinator

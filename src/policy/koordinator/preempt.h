@@ -96,8 +96,8 @@ JobLevel run_job_level(const Context& ctx, const std::vector<bool>& potential,
 
 // Renders the decision parts specific to this policy.
 void add_quota_table(const Context& ctx, const Admission& adm, Decision& d);
-std::string details_json(const Context& ctx, const Admission& adm, const std::optional<Gang>& gang,
-                         const JobLevel* job, const Decision& d);
+nlohmann::json details(const Context& ctx, const Admission& adm, const std::optional<Gang>& gang,
+                       const JobLevel* job, const Decision& d);
 
 PodVerdict verdict(const model::Snapshot& snap, model::PodId id, std::string code,
                    std::string detail);
