@@ -327,6 +327,10 @@ std::string_view name(Code code) {
   return info(code).name;
 }
 
+std::string_view name(const std::optional<Code>& code) {
+  return code ? name(*code) : std::string_view();
+}
+
 std::optional<Code> code_named(std::string_view name) {
   for (const CodeInfo& c : k_codes) {
     if (c.name == name) {

@@ -100,7 +100,11 @@ Json result_json(const policy::Decision& d) {
     j["node"] = d.node;
   }
   j["summary"] = d.summary;
-  j["reasons"] = d.reasons;
+  Json reasons = Json::array();
+  for (const policy::Reason& r : d.reasons) {
+    reasons.push_back(reason_text(r));
+  }
+  j["reasons"] = std::move(reasons);
   Json victims = Json::array();
   for (const auto& v : d.victims) {
     Json vj = ref_json(v.ref);

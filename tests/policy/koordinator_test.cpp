@@ -3,6 +3,8 @@
 // job-level preemption on small clusters.
 #include "kpreempt/policy/koordinator.h"
 
+#include "support/reasons.h"
+
 #include "kpreempt/diag.h"
 #include "kpreempt/load/load.h"
 #include "kpreempt/model/snapshot.h"
@@ -78,7 +80,7 @@ std::vector<std::string> victims(const Decision& d) {
 }
 
 bool has_reason(const Decision& d, const std::string& code) {
-  return std::find(d.reasons.begin(), d.reasons.end(), code) != d.reasons.end();
+  return testing::has_reason(d, code);
 }
 
 }  // namespace
@@ -164,7 +166,7 @@ TEST_CASE("a gang with fewer members than minMember is rejected without preempti
            pod("ns", "m0", "", 10, "2", gang) + pod("ns", "m1", "", 10, "2", gang));
   const Decision d = run(snap, "ns", "m0", {{"Coscheduling.enablePreemption", "true"}});
   CHECK(d.outcome == Outcome::unschedulable);
-  CHECK(d.reasons.front() == "gang-not-ready");
+  CHECK(testing::reason_texts(d).front() == "gang-not-ready");
   CHECK(d.victims.empty());
 }
 

@@ -99,9 +99,9 @@ struct Decision {
   Outcome outcome = Outcome::unschedulable;
   std::string node;             // nominated node (node-level policies), empty otherwise
   std::vector<Victim> victims;  // in the order upstream would evict them
-  // Preemptor-level reason codes, most important first: "preempt", "tie:n1,n2",
-  // "upstream-window", "no-candidates", "preemption-policy-never", ...
-  std::vector<std::string> reasons;
+  // Preemptor-level reasons, most important first: preempt, tie (subject: the tied nodes),
+  // upstream-window, no-candidates, preemption-policy-never, ...
+  std::vector<Reason> reasons;
   std::string summary;                  // one sentence for the text renderer
   std::vector<std::string> tied_nodes;  // all nodes equal on every criterion (incl. node)
   std::vector<NodeVerdict> nodes;       // every node, in name order

@@ -186,6 +186,8 @@ struct CodeInfo {
 std::span<const CodeInfo> codes();
 const CodeInfo& info(Code code);
 std::string_view name(Code code);
+// Empty for no code, where a policy reports an empty code field in its details.
+std::string_view name(const std::optional<Code>& code);
 // The code of a stable name; empty for an unknown one.
 std::optional<Code> code_named(std::string_view name);
 

@@ -33,7 +33,7 @@ struct Context {
 // ElasticQuota PreFilter: runtime (or max), non-preemptible min, parents when enabled.
 struct Admission {
   bool ok = true;
-  std::string code;  // quota-runtime-exceeded | non-preemptible-min-exceeded | parent-quota-...
+  std::optional<Code> code;  // quota-runtime-exceeded | non-preemptible-min-exceeded | ...
   std::string detail;
 };
 Admission admit(const Context& ctx);
@@ -52,7 +52,7 @@ struct NodeRun {
 };
 
 struct PodLevel {
-  std::optional<std::string> ineligible;  // preemptor-level code
+  std::optional<Code> ineligible;  // preemptor-level code
   std::string ineligible_detail;
   std::vector<NodeRun> runs;          // examined nodes, by node name
   std::optional<std::size_t> winner;  // index into runs
@@ -80,8 +80,9 @@ struct Placement {
 
 struct JobLevel {
   bool ok = false;
-  std::string code;  // when !ok: cannot-trigger-preemption, terminating-victim-on-nominated-node,
-                     // no-potential-victims, member-unplaceable
+  std::optional<Code>
+      code;  // when !ok: cannot-trigger-preemption, terminating-victim-on-nominated-node,
+             // no-potential-victims, member-unplaceable
   std::string detail;
   std::vector<model::PodId> pending;  // the members placed, in placement order
   std::vector<Placement> placements;

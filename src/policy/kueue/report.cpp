@@ -204,7 +204,7 @@ Json assignment_json(const Assignment& a) {
       tried.push_back({{"flavor", t.flavor},
                        {"mode", to_string(t.mode)},
                        {"borrow", t.borrow},
-                       {"code", t.code},
+                       {"code", std::string(name(t.code))},
                        {"detail", t.detail}});
     }
     pod_sets.push_back({{"name", ps.name}, {"flavors", flavors}, {"tried", tried}});
