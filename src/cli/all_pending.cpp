@@ -65,7 +65,7 @@ render::Explanation explain_one(const model::Snapshot& snap, const Subject& s,
     d.nodes = {};
     if (!keep_verdicts) {
       d.tables = {};
-      d.details_json.clear();
+      d.details = nullptr;
     }
     e.decisions.push_back(std::move(d));
   }

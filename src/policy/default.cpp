@@ -92,11 +92,11 @@ bool terminating_by_preemption(const model::Pod& p) {
 }
 
 // PodEligibleToPreemptOthers; returns the reason code when the pod may not preempt.
-std::optional<std::string> ineligible(const Input& in, const Variant& variant,
-                                      const std::vector<NodeState>& states) {
+std::optional<Reason> ineligible(const Input& in, const Variant& variant,
+                                 const std::vector<NodeState>& states) {
   const model::Snapshot& snap = in.snapshot;
   if (snap.facts(in.preemptor).preempt_never) {
-    return "preemption-policy-never";
+    return policy::Code::preemption_policy_never;
   }
   const std::string& nominated = snap.pods()[in.preemptor].nominated_node_name;
   const std::optional<model::NodeId> node = snap.find_node(nominated);
@@ -110,7 +110,7 @@ std::optional<std::string> ineligible(const Input& in, const Variant& variant,
     const bool blocks =
         variant.any_terminating_blocks ? p.terminating() : terminating_by_preemption(p);
     if (snap.facts(id).priority < prio && blocks) {
-      return "waiting-for-victims:" + nominated;
+      return Reason(policy::Code::waiting_for_victims, nominated);
     }
   }
   return std::nullopt;
@@ -152,9 +152,9 @@ std::vector<model::NodeId> dry_run_all(const Input& in, const Variant& variant,
 void finish_preempt(const Input& in, const std::vector<model::NodeId>& candidates,
                     std::vector<NodeState>& states, Decision& d) {
   const common::Winner w = common::choose_winner(in, candidates, states, d);
-  d.reasons.insert(d.reasons.begin(), "preempt");
-  if (!w.tie_reason.empty()) {
-    d.reasons.insert(d.reasons.begin() + 1, w.tie_reason);
+  d.reasons.insert(d.reasons.begin(), policy::Code::preempt);
+  if (w.tie) {
+    d.reasons.insert(d.reasons.begin() + 1, *w.tie);
   }
   common::add_victims(in, w.node, *states[w.node].dry, d);
   d.summary = common::preempt_summary(in.snapshot, d, w.rank, w.decided_by);
@@ -176,10 +176,10 @@ Decision run_default_preemption(const Input& in, const Variant& variant) {
 
   const bool fits =
       std::any_of(states.begin(), states.end(), [](const NodeState& s) { return s.first.ok(); });
-  std::optional<std::string> blocked;
+  std::optional<Reason> blocked;
   if (fits) {
     d.outcome = Outcome::fits;
-    d.reasons.push_back("fits");
+    d.reasons.push_back(policy::Code::fits);
   } else if ((blocked = ineligible(in, variant, states))) {
     d.reasons.push_back(*blocked);
   } else {
@@ -187,10 +187,10 @@ Decision run_default_preemption(const Input& in, const Variant& variant) {
     const std::vector<model::NodeId> candidates =
         dry_run_all(in, variant, filters, states, potential);
     if (potential > upstream_window(args, potential)) {
-      d.reasons.push_back("upstream-window");
+      d.reasons.push_back(policy::Code::upstream_window);
     }
     if (candidates.empty()) {
-      d.reasons.insert(d.reasons.begin(), "no-candidates");
+      d.reasons.insert(d.reasons.begin(), policy::Code::no_candidates);
     } else {
       finish_preempt(in, candidates, states, d);
     }

@@ -253,18 +253,19 @@ void retell(Decision& d, const Input& in, const Notes& notes) {
       errors.push_back(&nv);
     }
   }
-  const std::string first = d.reasons.empty() ? std::string() : d.reasons.front();
-  if (first == "no-candidates" && !errors.empty()) {
+  const Reason* first = d.reasons.empty() ? nullptr : &d.reasons.front();
+  const auto first_is = [&](Code c) { return first != nullptr && first->code == c; };
+  if (first_is(Code::no_candidates) && !errors.empty()) {
     // DryRunPreemption's error wins when no node produced a candidate: nothing is evicted.
-    d.reasons.insert(d.reasons.begin() + 1, "error");
+    d.reasons.insert(d.reasons.begin() + 1, Code::error_);
     d.summary = fmt::format(
         "cannot preempt: the dry run failed on {} ({}) and no node produced a candidate, so the "
         "attempt ends with that error",
         errors.front()->node, errors.front()->detail);
-  } else if (first.starts_with("waiting-for-victims:")) {
+  } else if (first_is(Code::waiting_for_victims)) {
     d.summary = fmt::format(
         "cannot preempt yet: a lower-priority pod on its nominated node {} is terminating",
-        first.substr(first.find(':') + 1));
+        fmt::join(first->subject, ","));
   }
 }
 

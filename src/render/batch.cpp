@@ -108,7 +108,7 @@ void print_table(const model::Snapshot& snap, const std::vector<Explanation>& al
                                       std::to_string(d.victims.size())};
       if (wide) {
         row.insert(row.begin() + 1, std::to_string(priority));
-        row.push_back(d.reasons.empty() ? "-" : d.reasons.front());
+        row.push_back(d.reasons.empty() ? std::string("-") : reason_text(d.reasons.front()));
         row.push_back(victim_names(d));
       }
       table.add(std::move(row));

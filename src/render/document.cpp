@@ -100,7 +100,11 @@ Json result_json(const policy::Decision& d) {
     j["node"] = d.node;
   }
   j["summary"] = d.summary;
-  j["reasons"] = d.reasons;
+  Json reasons = Json::array();
+  for (const policy::Reason& r : d.reasons) {
+    reasons.push_back(reason_text(r));
+  }
+  j["reasons"] = std::move(reasons);
   Json victims = Json::array();
   for (const auto& v : d.victims) {
     Json vj = ref_json(v.ref);
@@ -125,13 +129,13 @@ Json result_json(const policy::Decision& d) {
   for (const auto& n : d.nodes) {
     nodes.push_back(node_json(n));
   }
-  if (d.verdict_unit != "node") {
-    j["verdictUnit"] = d.verdict_unit;
+  if (d.verdict_unit != policy::VerdictUnit::node) {
+    j["verdictUnit"] = policy::name(d.verdict_unit);
   }
   j["nodes"] = std::move(nodes);
   j["warnings"] = d.warnings;
-  if (!d.details_json.empty()) {
-    j["details"] = Json::parse(d.details_json);
+  if (!d.details.is_null()) {
+    j["details"] = d.details;
   }
   return j;
 }

@@ -123,12 +123,13 @@ void print_nodes(const policy::Decision& d, bool wide, std::ostream& out) {
   if (listed.empty() && grouped.empty()) {
     return;
   }
-  if (d.verdict_unit == "node") {
+  const std::string_view unit_name = policy::name(d.verdict_unit);
+  if (d.verdict_unit == policy::VerdictUnit::node) {
     out << (d.outcome == policy::Outcome::preempt ? "  why not the other nodes\n" : "  nodes\n");
   } else {
-    out << "  candidates by " << d.verdict_unit << '\n';
+    out << "  candidates by " << unit_name << '\n';
   }
-  std::string unit = d.verdict_unit;
+  std::string unit(unit_name);
   std::transform(unit.begin(), unit.end(), unit.begin(),
                  [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
   Table t({unit, "RESULT", "DETAIL"});
@@ -145,7 +146,8 @@ void print_nodes(const policy::Decision& d, bool wide, std::ostream& out) {
 
 void print_pod_verdicts(const policy::Decision& d, std::ostream& out) {
   out << "  pods considered\n";
-  Table t({d.verdict_unit == "node" ? "NODE" : "QUEUE", "POD", "PRIORITY", "VERDICT", "DETAIL"});
+  Table t({d.verdict_unit == policy::VerdictUnit::node ? "NODE" : "QUEUE", "POD", "PRIORITY",
+           "VERDICT", "DETAIL"});
   for (const auto& n : d.nodes) {
     for (const auto& p : n.pods) {
       t.add({n.node, pod_name(p.pod), std::to_string(p.priority), p.code, p.detail});

@@ -5,6 +5,7 @@
 
 #include "load/load_support.h"
 #include "policy/capacity/internal.h"
+#include "support/reasons.h"
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
@@ -137,8 +138,8 @@ TEST_CASE("an empty max rejects every request in PreFilter", "[policy][capacity]
       node("n1", "8") + quota("a", "{min: {cpu: \"1\"}, max: {}}") + pod("a", "p", "", 0, "100m"),
       "a", "p");
   CHECK(d.outcome == Outcome::unschedulable);
-  CHECK(d.reasons.front() == "no-candidates");
-  CHECK(std::find(d.reasons.begin(), d.reasons.end(), "prefilter:over-max") != d.reasons.end());
+  CHECK(testing::reason_texts(d).front() == "no-candidates");
+  CHECK(testing::has_reason(d, "prefilter:over-max"));
 }
 
 TEST_CASE("a borrowing namespace is reclaimed regardless of priority", "[policy][capacity]") {
@@ -157,8 +158,7 @@ TEST_CASE("a borrowing namespace is reclaimed regardless of priority", "[policy]
   CHECK(d.victims[0].reason == "victim:node-fit");
   REQUIRE(verdict(d, "n1", "b1") != nullptr);
   CHECK(verdict(d, "n1", "b1")->code == "quota-not-over-min");
-  CHECK(std::find(d.reasons.begin(), d.reasons.end(), "prefilter:aggregated-over-min") !=
-        d.reasons.end());
+  CHECK(testing::has_reason(d, "prefilter:aggregated-over-min"));
 }
 
 TEST_CASE("a quota above min with the request only preempts its own lower-priority pods",
@@ -181,7 +181,7 @@ TEST_CASE("a preemptor without a quota never touches pods of quota namespaces",
   const Decision d = decide(yaml, "free", "p");
   CHECK(d.outcome == Outcome::unschedulable);
   CHECK(verdict(d, "n1", "managed")->code == "quota-managed");
-  const nlohmann::json details = nlohmann::json::parse(d.details_json);
+  const nlohmann::json details = d.details;
   CHECK(details["prefilter"]["mode"] == "no-quota");
 }
 
@@ -191,7 +191,7 @@ TEST_CASE("preemptionPolicy Never cannot trigger preemption", "[policy][capacity
                            pod("a", "p", "", 10, "2", "", "  preemptionPolicy: Never\n");
   const Decision d = decide(yaml, "a", "p");
   CHECK(d.outcome == Outcome::unschedulable);
-  CHECK(d.reasons.front() == "cannot-trigger-preemption");
+  CHECK(testing::reason_texts(d).front() == "cannot-trigger-preemption");
 }
 
 TEST_CASE("a candidate failing both the node and the quota check drops the node",
@@ -223,7 +223,7 @@ TEST_CASE("the quota table shows usage before and after the preemption", "[polic
   REQUIRE(d.tables[0].rows.size() == 3);
   CHECK(d.tables[0].rows[1][3] == "cpu=4");
   CHECK(d.tables[0].rows[1][4] == "cpu=2");
-  const nlohmann::json details = nlohmann::json::parse(d.details_json);
+  const nlohmann::json details = d.details;
   CHECK(details["quotas"][0]["used_after"]["cpu_milli"] == 2000);
   CHECK(details["prefilter"]["mode"] == "reclaim-borrowed");
 }

@@ -50,7 +50,7 @@ TEST_CASE("only the lower-priority pod is evicted and the higher one stays", "[p
   CHECK(d.victims[0].reason == "victim");
   CHECK(pod_code(d, "n1", "ns/mid") == "higher-or-equal-priority");
   CHECK(pod_code(d, "n1", "ns/low") == "victim");
-  CHECK(d.reasons.front() == "preempt");
+  CHECK(reason_texts(d).front() == "preempt");
 }
 
 TEST_CASE("equal priority is never preemptible", "[policy][default]") {
@@ -122,7 +122,7 @@ TEST_CASE("preemptionPolicy Never makes the pod ineligible", "[policy][default]"
   c.add(pod("ns/never").priority(100).cpu("1").preemption_policy("Never"));
   const auto d = c.decide(policy::decide_default, "ns/never");
   CHECK(d.outcome == Outcome::unschedulable);
-  CHECK(d.reasons == Names{"preemption-policy-never"});
+  CHECK(reason_texts(d) == Names{"preemption-policy-never"});
   CHECK(d.victims.empty());
 }
 
@@ -136,7 +136,7 @@ TEST_CASE("a victim terminating by preemption on the nominated node blocks a new
   SECTION("DisruptionTarget=True/PreemptionByScheduler blocks") {
     const auto d = c.decide(policy::decide_default, "ns/p");
     CHECK(d.outcome == Outcome::unschedulable);
-    CHECK(d.reasons == Names{"waiting-for-victims:n1"});
+    CHECK(reason_texts(d) == Names{"waiting-for-victims:n1"});
   }
   SECTION("a pod terminating for another reason does not block") {
     Cluster c2;
@@ -151,7 +151,7 @@ TEST_CASE("a victim terminating by preemption on the nominated node blocks a new
       v.any_terminating_blocks = true;
       const policy::Args args;
       const policy::Input in{c2.snapshot(), c2.pod_id("ns/p"), at("2026-01-01T00:00:00Z"), args};
-      CHECK(policy::run_default_preemption(in, v).reasons == Names{"waiting-for-victims:n1"});
+      CHECK(reason_texts(policy::run_default_preemption(in, v)) == Names{"waiting-for-victims:n1"});
     }
   }
 }

@@ -3,6 +3,8 @@
 // job-level preemption on small clusters.
 #include "kpreempt/policy/koordinator.h"
 
+#include "support/reasons.h"
+
 #include "kpreempt/diag.h"
 #include "kpreempt/load/load.h"
 #include "kpreempt/model/snapshot.h"
@@ -78,7 +80,7 @@ std::vector<std::string> victims(const Decision& d) {
 }
 
 bool has_reason(const Decision& d, const std::string& code) {
-  return std::find(d.reasons.begin(), d.reasons.end(), code) != d.reasons.end();
+  return testing::has_reason(d, code);
 }
 
 }  // namespace
@@ -109,7 +111,7 @@ TEST_CASE("a pending pod of another quota shrinks the runtime and admission reje
   const Decision d = run(snap, "qa", "a-pend");
   CHECK(d.outcome == Outcome::unschedulable);
   CHECK(has_reason(d, "quota-runtime-exceeded"));
-  CHECK(d.details_json.find("\"runtime\":{\"cpu\":\"2\"}") != std::string::npos);
+  CHECK(d.details.dump().find("\"runtime\":{\"cpu\":\"2\"}") != std::string::npos);
 }
 
 TEST_CASE("idle resources are split by weight with the largest remainder going first",
@@ -121,9 +123,9 @@ TEST_CASE("idle resources are split by weight with the largest remainder going f
       quota("q3", "{cpu: 0}", "{cpu: 20}") + pod("q1", "p1", "", 1, "20") +
       pod("q2", "p2", "", 1, "20") + pod("q3", "p3", "", 1, "20"));
   const Decision d = run(snap, "q1", "p1");
-  CHECK(d.details_json.find("\"runtime\":{\"cpu\":\"3334m\"}") != std::string::npos);
+  CHECK(d.details.dump().find("\"runtime\":{\"cpu\":\"3334m\"}") != std::string::npos);
   const Decision d2 = run(snap, "q2", "p2");
-  CHECK(d2.details_json.find("\"runtime\":{\"cpu\":\"3333m\"}") != std::string::npos);
+  CHECK(d2.details.dump().find("\"runtime\":{\"cpu\":\"3333m\"}") != std::string::npos);
 }
 
 TEST_CASE("a resource missing from max is not limited", "[policy][koordinator]") {
@@ -164,7 +166,7 @@ TEST_CASE("a gang with fewer members than minMember is rejected without preempti
            pod("ns", "m0", "", 10, "2", gang) + pod("ns", "m1", "", 10, "2", gang));
   const Decision d = run(snap, "ns", "m0", {{"Coscheduling.enablePreemption", "true"}});
   CHECK(d.outcome == Outcome::unschedulable);
-  CHECK(d.reasons.front() == "gang-not-ready");
+  CHECK(testing::reason_texts(d).front() == "gang-not-ready");
   CHECK(d.victims.empty());
 }
 

@@ -4,6 +4,7 @@
 #include "kpreempt/policy/kueue.h"
 
 #include "load/load_support.h"
+#include "support/reasons.h"
 
 #include <catch2/catch.hpp>
 #include <fmt/format.h>
@@ -120,7 +121,7 @@ TEST_CASE("the lowest-priority workload of the ClusterQueue is preempted", "[pol
   CHECK(r.d.victims[0].ref.kind == "Workload");
   CHECK(r.d.victims[0].reason == "InClusterQueue");
   CHECK(r.d.victims[0].queue == "cq");
-  CHECK(r.d.reasons == std::vector<std::string>{"preempt"});
+  CHECK(testing::reason_texts(r.d) == std::vector<std::string>{"preempt"});
   REQUIRE(verdict(r.d, "low") != nullptr);
   CHECK(verdict(r.d, "low")->code == "same-cq-lower-priority");
   CHECK(verdict(r.d, "mid")->code == "not-needed");
@@ -133,7 +134,7 @@ TEST_CASE("equal priority is never a LowerPriority candidate", "[policy][kueue]"
                      workload("a", "cq", 1, 4, true) + workload("in", "cq", 1, 2, false);
   Run r = decide(dump);
   CHECK(r.d.outcome == Outcome::unschedulable);
-  CHECK(r.d.reasons == std::vector<std::string>{"no-candidates"});
+  CHECK(testing::reason_texts(r.d) == std::vector<std::string>{"no-candidates"});
   CHECK(verdict(r.d, "a")->code == "equal-priority");
 }
 
@@ -143,7 +144,7 @@ TEST_CASE("free quota of the cohort admits without preemption, borrowing", "[pol
   Run r = decide(dump);
   CHECK(r.d.outcome == Outcome::fits);
   CHECK(r.d.victims.empty());
-  CHECK(r.d.reasons == std::vector<std::string>{"fits-borrowing"});
+  CHECK(testing::reason_texts(r.d) == std::vector<std::string>{"fits-borrowing"});
   CHECK_THAT(r.d.summary, Catch::Contains("borrowing from cohort co"));
 }
 
@@ -153,7 +154,7 @@ TEST_CASE("a request above nominal cannot preempt without borrowWithinCohort", "
                      workload("in", "a", 0, 4, false);
   Run r = decide(dump);
   CHECK(r.d.outcome == Outcome::unschedulable);
-  CHECK(r.d.reasons == std::vector<std::string>{"request-above-nominal"});
+  CHECK(testing::reason_texts(r.d) == std::vector<std::string>{"request-above-nominal"});
 }
 
 TEST_CASE("nominal quota lent to a borrower is reclaimed, with the quota table",
@@ -171,7 +172,7 @@ TEST_CASE("nominal quota lent to a borrower is reclaimed, with the quota table",
   REQUIRE(r.d.tables.size() == 1);
   CHECK(r.d.tables[0].title == "quota in cohort co");
   CHECK(r.d.tables[0].rows.size() == 2);
-  auto details = nlohmann::json::parse(r.d.details_json);
+  auto details = r.d.details;
   CHECK(details["clusterQueue"] == "a");
   CHECK(details["borrows"] == false);
   CHECK(details["podSets"][0]["flavors"][0]["flavor"] == "default");
@@ -183,13 +184,13 @@ TEST_CASE("a missing LocalQueue makes the workload unschedulable", "[policy][kue
       std::string(k_flavor) + cluster_queue("cq", "", "4") + workload("in", "other", 0, 1, false);
   Run r = decide(dump);
   CHECK(r.d.outcome == Outcome::unschedulable);
-  CHECK(r.d.reasons == std::vector<std::string>{"no-local-queue"});
+  CHECK(testing::reason_texts(r.d) == std::vector<std::string>{"no-local-queue"});
 }
 
 TEST_CASE("a ClusterQueue naming a missing flavor is inactive", "[policy][kueue]") {
   std::string dump = cluster_queue("cq", "", "4") + workload("in", "cq", 0, 1, false);
   Run r = decide(dump);
-  CHECK(r.d.reasons == std::vector<std::string>{"cq-inactive"});
+  CHECK(testing::reason_texts(r.d) == std::vector<std::string>{"cq-inactive"});
 }
 
 TEST_CASE("fair sharing settings produce a warning", "[policy][kueue]") {

@@ -3,6 +3,8 @@
 // and the policy end to end on small clusters.
 #include "kpreempt/policy/toleration.h"
 
+#include "support/reasons.h"
+
 #include "kpreempt/diag.h"
 #include "kpreempt/model/snapshot.h"
 #include "kpreempt/policy/default.h"
@@ -486,7 +488,7 @@ TEST_CASE("a missing class on the only node means nothing is evicted", "[policy]
   CHECK(d.victims.empty());
   REQUIRE(d.nodes.size() == 1);
   CHECK(d.nodes[0].code == "error:priority-class-not-found");
-  CHECK(std::find(d.reasons.begin(), d.reasons.end(), "error") != d.reasons.end());
+  CHECK(testing::has_reason(d, "error"));
 }
 
 TEST_CASE("a Never preemptor is not eligible to preempt at all", "[policy][toleration]") {

@@ -5,6 +5,7 @@
 
 #include "policy/yunikorn/placement.h"
 #include "policy/yunikorn/resources.h"
+#include "support/reasons.h"
 
 #include "kpreempt/load/load.h"
 #include "kpreempt/model/snapshot.h"
@@ -120,7 +121,7 @@ TEST_CASE("a fenced tenant parent keeps victims inside its subtree", "[policy][y
   CHECK(r.victims() == std::vector<std::string>{"v-2"});
   CHECK(r.code_of("o-2") == "outside-fence");
   CHECK(r.code_of("v-1") == "not-needed");
-  CHECK(r.d.details_json.find("\"fenceRoot\":\"root.tenants\"") != std::string::npos);
+  CHECK(r.d.details.dump().find("\"fenceRoot\":\"root.tenants\"") != std::string::npos);
 }
 
 TEST_CASE("a priority fence with a higher offset hides a whole subtree", "[policy][yunikorn]") {
@@ -156,7 +157,7 @@ TEST_CASE("the preemption delay counts from the pod's creation", "[policy][yunik
       "    preemption.delay: 10m\n- name: b\n- name: c\n";
   Run r = run(full_node(queues, "root.b", "root.c", "root.a"), "ask");
   CHECK(r.d.outcome == policy::Outcome::unschedulable);
-  CHECK(r.d.reasons.front() == "delay-not-elapsed");
+  CHECK(testing::reason_texts(r.d).front() == "delay-not-elapsed");
   Run later = run(full_node(queues, "root.b", "root.c", "root.a"), "ask", "2026-01-01T00:15:00Z");
   CHECK(later.d.outcome == policy::Outcome::preempt);
 }
@@ -164,14 +165,14 @@ TEST_CASE("the preemption delay counts from the pod's creation", "[policy][yunik
 TEST_CASE("a leaf with no guarantee on its path never triggers preemption", "[policy][yunikorn]") {
   Run r = run(full_node("- name: a\n- name: b\n- name: c\n", "root.b", "root.c", "root.a"), "ask");
   CHECK(r.d.outcome == policy::Outcome::unschedulable);
-  CHECK(r.d.reasons.front() == "does-not-guarantee");
+  CHECK(testing::reason_texts(r.d).front() == "does-not-guarantee");
 }
 
 TEST_CASE("a pending pod with no matching queue and no root.default is rejected",
           "[policy][yunikorn]") {
   Run r =
       run(full_node("- name: a\n- name: b\n- name: c\n", "root.b", "root.c", "root.nope"), "ask");
-  CHECK(r.d.reasons.front() == "rejected-by-placement");
+  CHECK(testing::reason_texts(r.d).front() == "rejected-by-placement");
 }
 
 TEST_CASE("a DaemonSet pod preempts on its own node regardless of queues", "[policy][yunikorn]") {
@@ -189,7 +190,7 @@ TEST_CASE("a DaemonSet pod preempts on its own node regardless of queues", "[pol
                   node("n2", "4") + ds,
               "ds");
   CHECK(r.d.outcome == policy::Outcome::preempt);
-  CHECK(r.d.reasons.front() == "required-node-preemption");
+  CHECK(testing::reason_texts(r.d).front() == "required-node-preemption");
   CHECK(r.d.node == "n1");
   // Regular pods (not originators) go first, newest first; queues play no part.
   CHECK(r.victims() == std::vector<std::string>{"o-2"});

@@ -377,8 +377,4 @@ std::string pod_code(const policy::Decision& d, std::string_view node, std::stri
   return "";
 }
 
-bool has_reason(const policy::Decision& d, std::string_view code) {
-  return std::find(d.reasons.begin(), d.reasons.end(), code) != d.reasons.end();
-}
-
 }  // namespace kpreempt::testing

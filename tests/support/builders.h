@@ -4,6 +4,8 @@
 // build a model::Snapshot through model::SnapshotBuilder and run a policy on it.
 #pragma once
 
+#include "support/reasons.h"
+
 #include "kpreempt/model/objects.h"
 #include "kpreempt/model/snapshot.h"
 #include "kpreempt/policy/policy.h"
@@ -126,6 +128,5 @@ std::vector<std::string> victim_names(const policy::Decision& d);  // "ns/name",
 const policy::NodeVerdict* node_verdict(const policy::Decision& d, std::string_view node);
 // The code of the verdict for pod "ns/name" on `node`; empty when there is none.
 std::string pod_code(const policy::Decision& d, std::string_view node, std::string_view ns_name);
-bool has_reason(const policy::Decision& d, std::string_view code);
 
 }  // namespace kpreempt::testing

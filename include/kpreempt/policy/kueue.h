@@ -10,7 +10,7 @@
 // Decision::nodes holds one NodeVerdict per ClusterQueue considered (node = ClusterQueue
 // name), each with one PodVerdict per admitted Workload of that queue (pod.kind "Workload")
 // saying why it is or is not a victim. Decision::tables holds the quota table and
-// Decision::details_json the flavor assignment and quota numbers.
+// Decision::details the flavor assignment and quota numbers.
 #pragma once
 
 #include "kpreempt/model/snapshot.h"

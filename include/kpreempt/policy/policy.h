@@ -6,6 +6,9 @@
 #include "kpreempt/model/objects.h"
 #include "kpreempt/model/snapshot.h"
 #include "kpreempt/model/time.h"
+#include "kpreempt/policy/reason.h"
+
+#include <nlohmann/json.hpp>
 
 #include <cstddef>
 #include <cstdint>
@@ -96,20 +99,18 @@ struct Decision {
   Outcome outcome = Outcome::unschedulable;
   std::string node;             // nominated node (node-level policies), empty otherwise
   std::vector<Victim> victims;  // in the order upstream would evict them
-  // Preemptor-level reason codes, most important first: "preempt", "tie:n1,n2",
-  // "upstream-window", "no-candidates", "preemption-policy-never", ...
-  std::vector<std::string> reasons;
+  // Preemptor-level reasons, most important first: preempt, tie (subject: the tied nodes),
+  // upstream-window, no-candidates, preemption-policy-never, ...
+  std::vector<Reason> reasons;
   std::string summary;                  // one sentence for the text renderer
   std::vector<std::string> tied_nodes;  // all nodes equal on every criterion (incl. node)
   std::vector<NodeVerdict> nodes;       // every node, in name order
-  // What a NodeVerdict stands for: "node", or "ClusterQueue" for quota-level policies whose
-  // verdicts group candidates by queue.
-  std::string verdict_unit = "node";
+  VerdictUnit verdict_unit = VerdictUnit::node;
   std::vector<std::string> warnings;  // things about the input a user should know
   std::vector<Table> tables;          // policy-specific, printed after the victims
-  // Policy-specific structured data for JSON/YAML: a serialized JSON object printed under
-  // "details" (flavor assignment, quota usage before/after, queue tree). Empty: none.
-  std::string details_json;
+  // Policy-specific structured data for JSON/YAML, printed under "details" (flavor assignment,
+  // quota usage before/after, queue tree), keys in the order they print. Null: none.
+  nlohmann::ordered_json details;
 };
 
 struct Entry {

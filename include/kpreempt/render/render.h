@@ -21,6 +21,10 @@ std::optional<Format> parse_format(std::string_view name);
 // for a Kueue Workload (when `pod` is k_none).
 std::string preemptor_name(const model::Snapshot& snap, model::PodId pod, std::uint32_t workload);
 
+// A reason as the JSON contract and the tables print it: its stable name, then a colon and its
+// subject's names joined by commas when it has a subject ("tie:n1,n2", "pdb-violation:ns/pdb").
+std::string reason_text(const policy::Reason& reason);
+
 // Everything one `explain` of one preemptor produced.
 struct Explanation {
   model::PodId preemptor;  // k_none when the preemptor is a Kueue Workload

@@ -83,11 +83,11 @@ bool blocks(const model::Snapshot& snap, const QuotaState& quotas, const PreFilt
 }
 
 // PodEligibleToPreemptOthers; the reason code when the pod may not preempt.
-std::optional<std::string> ineligible(const Input& in, const QuotaState& quotas,
-                                      const PreFilter& pre, const std::vector<NodeState>& states) {
+std::optional<Reason> ineligible(const Input& in, const QuotaState& quotas, const PreFilter& pre,
+                                 const std::vector<NodeState>& states) {
   const model::Snapshot& snap = in.snapshot;
   if (snap.facts(in.preemptor).preempt_never) {
-    return "cannot-trigger-preemption";
+    return policy::Code::cannot_trigger_preemption;
   }
   const std::string& nominated = snap.pods()[in.preemptor].nominated_node_name;
   const std::optional<model::NodeId> node = snap.find_node(nominated);
@@ -98,7 +98,7 @@ std::optional<std::string> ineligible(const Input& in, const QuotaState& quotas,
   const std::int32_t prio = snap.facts(in.preemptor).priority;
   for (model::PodId id : snap.pods_on(*node)) {
     if (blocks(snap, quotas, pre, prio, id)) {
-      return "terminating-victim-on-nominated-node:" + nominated;
+      return Reason(policy::Code::terminating_victim_on_nominated_node, nominated);
     }
   }
   return std::nullopt;
@@ -124,23 +124,23 @@ std::vector<model::NodeId> dry_run_all(const Input& in, const common::Filters& f
 void pick(const Input& in, const QuotaState& quotas, const std::vector<model::NodeId>& candidates,
           std::vector<NodeState>& states, Decision& d) {
   const common::Winner w = common::choose_winner(in, candidates, states, d);
-  d.reasons.push_back("preempt");
-  if (!w.tie_reason.empty()) {
-    d.reasons.push_back(w.tie_reason);
+  d.reasons.push_back(policy::Code::preempt);
+  if (w.tie) {
+    d.reasons.push_back(*w.tie);
   }
   capacity::add_victims(in, w.node, *states[w.node].dry, quotas, d);
   d.summary = common::preempt_summary(in.snapshot, d, w.rank, w.decided_by);
 }
 
-std::string unschedulable_summary(const std::string& reason, const PreFilter& pre) {
-  if (reason == "cannot-trigger-preemption") {
+std::string unschedulable_summary(const Reason& reason, const PreFilter& pre) {
+  if (reason.code == policy::Code::cannot_trigger_preemption) {
     return "cannot preempt: its preemptionPolicy is Never";
   }
-  if (reason.starts_with("terminating-victim-on-nominated-node:")) {
+  if (reason.code == policy::Code::terminating_victim_on_nominated_node) {
     return fmt::format(
         "cannot preempt yet: a pod on its nominated node {} that it would reclaim "
         "from is still terminating",
-        reason.substr(reason.find(':') + 1));
+        fmt::join(reason.subject, ","));
   }
   const std::string quota = pre.over_max              ? "its ElasticQuota would exceed max"
                             : pre.aggregated_over_min ? "total quota used would exceed total min"
@@ -168,14 +168,15 @@ Decision decide_capacity(const Input& in) {
   capacity::add_input_warnings(in.snapshot, d);
   std::vector<NodeState> states = first_pass(in, filters, pre);
   if (pre.rejects()) {
-    d.reasons.push_back(pre.over_max ? "prefilter:over-max" : "prefilter:aggregated-over-min");
+    d.reasons.push_back(pre.over_max ? policy::Code::prefilter_over_max
+                                     : policy::Code::prefilter_aggregated_over_min);
   }
   const bool fits = !pre.rejects() && std::any_of(states.begin(), states.end(),
                                                   [](const NodeState& s) { return s.first.ok(); });
-  std::optional<std::string> blocked;
+  std::optional<Reason> blocked;
   if (fits) {
     d.outcome = Outcome::fits;
-    d.reasons.push_back("fits");
+    d.reasons.push_back(policy::Code::fits);
     d.summary =
         "fits without preemption: its quota admits the request and a node passes the "
         "filters";
@@ -185,8 +186,8 @@ Decision decide_capacity(const Input& in) {
   } else {
     const std::vector<model::NodeId> candidates = dry_run_all(in, filters, quotas, pre, states);
     if (candidates.empty()) {
-      d.reasons.insert(d.reasons.begin(), "no-candidates");
-      d.summary = unschedulable_summary("no-candidates", pre);
+      d.reasons.insert(d.reasons.begin(), policy::Code::no_candidates);
+      d.summary = unschedulable_summary(policy::Code::no_candidates, pre);
     } else {
       pick(in, quotas, candidates, states, d);
       if (pre.rejects()) {

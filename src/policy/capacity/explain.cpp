@@ -210,12 +210,13 @@ void add_quota_report(const Input& in, const QuotaState& quotas, const PreFilter
   if (!quotas.quotas().empty()) {
     d.tables.push_back(quota_table(quotas, after, pre));
   }
+  // A sorted object, as the details of this policy have always printed.
   const nlohmann::json details = {{"prefilter", prefilter_json(quotas, pre)},
                                   {"quotas", quota_rows(quotas, after, pre)},
                                   {"total_min", resources_json(quotas.total_min())},
                                   {"total_used_before", resources_json(quotas.total_used())},
                                   {"total_used_after", resources_json(after.total_used())}};
-  d.details_json = details.dump();
+  d.details = details;
 }
 
 }  // namespace kpreempt::policy::capacity

@@ -97,7 +97,7 @@ void add_input_warnings(const model::Snapshot& snap, Decision& d);
 // The winner's victims in eviction order, each with its quota and reason code.
 void add_victims(const Input& in, model::NodeId winner, const common::DryRun& dry,
                  const QuotaState& quotas, Decision& d);
-// The quota table (min, max, used before and after) and details_json. `placed` says whether
+// The quota table (min, max, used before and after) and details. `placed` says whether
 // the preemptor's request lands in its quota (fits or preempt).
 void add_quota_report(const Input& in, const QuotaState& quotas, const PreFilter& pre, bool placed,
                       Decision& d);

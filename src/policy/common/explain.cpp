@@ -147,21 +147,22 @@ std::string preempt_summary(const model::Snapshot& snap, const Decision& d,
 
 std::string other_summary(const model::Snapshot& snap, const std::vector<NodeState>& states,
                           const Decision& d) {
-  const std::string& reason = d.reasons.empty() ? std::string() : d.reasons.front();
-  if (reason == "fits") {
+  const Reason* first = d.reasons.empty() ? nullptr : &d.reasons.front();
+  const auto first_is = [&](policy::Code c) { return first != nullptr && first->code == c; };
+  if (first_is(policy::Code::fits)) {
     const auto n = std::count_if(states.begin(), states.end(),
                                  [](const NodeState& s) { return s.first.ok(); });
     return fmt::format("fits without preemption: {} pass the filters",
                        plural(static_cast<std::size_t>(n), "node"));
   }
-  if (reason == "preemption-policy-never") {
+  if (first_is(policy::Code::preemption_policy_never)) {
     return "cannot preempt: its preemptionPolicy is Never";
   }
-  if (reason.starts_with("waiting-for-victims:")) {
+  if (first_is(policy::Code::waiting_for_victims)) {
     return fmt::format(
         "cannot preempt yet: a lower-priority pod on its nominated node {} is still terminating "
         "by preemption",
-        reason.substr(reason.find(':') + 1));
+        fmt::join(first->subject, ","));
   }
   std::size_t unresolvable = 0, no_victims = 0, still = 0;
   for (const NodeState& s : states) {
@@ -197,7 +198,7 @@ Winner choose_winner(const Input& in, const std::vector<model::NodeId>& candidat
     states[candidates[i]].tied = true;
   }
   if (!d.tied_nodes.empty()) {
-    w.tie_reason = fmt::format("tie:{}", fmt::join(d.tied_nodes, ","));
+    w.tie = Reason(policy::Code::tie, d.tied_nodes);
   }
   states[w.node].winner = true;
   d.outcome = Outcome::preempt;

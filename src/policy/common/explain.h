@@ -29,8 +29,8 @@ struct NodeState {
 struct Winner {
   model::NodeId node;
   CandidateRank rank;
-  std::string decided_by;  // the criterion that left one candidate; empty when tied
-  std::string tie_reason;  // "tie:n1,n2" when candidates stayed equal, else empty
+  std::string decided_by;     // the criterion that left one candidate; empty when tied
+  std::optional<Reason> tie;  // tie with the tied nodes when candidates stayed equal
 };
 
 // Ranks the candidates (in node-name order), records rank, lost criterion, tie and win on

@@ -91,7 +91,7 @@ void node_verdicts(const Context& ctx, const koordinator::PodLevel* pod,
 
 void finish_job(const Context& ctx, const koordinator::JobLevel& job, Decision& d) {
   d.outcome = Outcome::preempt;
-  d.reasons.insert(d.reasons.begin(), "preempt");
+  d.reasons.insert(d.reasons.begin(), Code::preempt);
   Table t{"Job-level placement (Coscheduling)", {"MEMBER", "NODE", "COST", "VICTIMS"}, {}};
   for (const koordinator::Placement& p : job.placements) {
     if (p.pod == ctx.in.preemptor) {
@@ -121,14 +121,14 @@ void finish_pod(const Context& ctx, const koordinator::PodLevel& pod, Decision& 
   const koordinator::NodeRun& run = pod.runs[*pod.winner];
   d.outcome = Outcome::preempt;
   d.node = ctx.snap.nodes()[run.node].name;
-  d.reasons.insert(d.reasons.begin(), "preempt");
+  d.reasons.insert(d.reasons.begin(), Code::preempt);
   if (!pod.pick.tied.empty()) {
     std::vector<std::string> names;
     for (std::size_t i : pod.pick.tied) {
       names.push_back(ctx.snap.nodes()[pod.runs[i].node].name);
     }
     d.tied_nodes = names;
-    d.reasons.insert(d.reasons.begin() + 1, fmt::format("tie:{}", fmt::join(names, ",")));
+    d.reasons.insert(d.reasons.begin() + 1, Reason(Code::tie, names));
   }
   for (std::size_t i = 0; i < run.victims.size(); ++i) {
     d.victims.push_back(victim_of(ctx, run.victims[i], run.node, run.victim_codes[i]));
@@ -157,10 +157,10 @@ void preempt(const Context& ctx, const koordinator::Admission& adm, const std::o
     if (job.ok) {
       finish_job(ctx, job, d);
       node_verdicts(ctx, nullptr, &job, d);
-      d.details_json = koordinator::details_json(ctx, adm, gang, &job, d);
+      d.details = koordinator::details(ctx, adm, gang, &job, d);
       return;
     }
-    d.reasons.push_back("job:" + job.code);
+    d.reasons.emplace_back(Code::job, std::string(name(job.code)));
     d.warnings.push_back("job-level preemption failed (" + job.detail +
                          "); the trigger pod tries pod-level preemption alone");
   }
@@ -168,7 +168,7 @@ void preempt(const Context& ctx, const koordinator::Admission& adm, const std::o
   if (pod.winner) {
     finish_pod(ctx, pod, d);
   } else {
-    d.reasons.push_back(pod.ineligible ? *pod.ineligible : "no-candidates");
+    d.reasons.push_back(pod.ineligible.value_or(Code::no_candidates));
     d.summary = pod.ineligible ? "the pod may not preempt: " + pod.ineligible_detail
                                : "no node can be freed by evicting lower-priority pods of "
                                  "quota " +
@@ -178,8 +178,7 @@ void preempt(const Context& ctx, const koordinator::Admission& adm, const std::o
         "quotas (compare --policy default)");
   }
   node_verdicts(ctx, &pod, ctx.args.enable_preemption ? &job : nullptr, d);
-  d.details_json =
-      koordinator::details_json(ctx, adm, gang, ctx.args.enable_preemption ? &job : nullptr, d);
+  d.details = koordinator::details(ctx, adm, gang, ctx.args.enable_preemption ? &job : nullptr, d);
 }
 
 }  // namespace
@@ -196,18 +195,18 @@ Decision decide_koordinator(const Input& in) {
   std::optional<Gang> gang = koordinator::gang_of(in.snapshot, in.preemptor);
   const koordinator::Admission adm = koordinator::admit(ctx);
   if (!adm.ok) {
-    d.reasons.push_back(adm.code);
+    d.reasons.push_back(adm.code.value_or(Code::error_));
   }
   if (gang &&
       (!gang->initialised || static_cast<std::int64_t>(gang->members.size()) < gang->min_member)) {
-    d.reasons.insert(d.reasons.begin(), "gang-not-ready");
+    d.reasons.insert(d.reasons.begin(), Code::gang_not_ready);
     d.summary = fmt::format(
         "gang {} is not ready ({} of minMember {} pods{}): rejected before "
         "filtering, no preemption",
         gang->id, gang->members.size(), gang->min_member,
         gang->initialised ? "" : ", not initialised");
     node_verdicts(ctx, nullptr, nullptr, d);
-    d.details_json = koordinator::details_json(ctx, adm, gang, nullptr, d);
+    d.details = koordinator::details(ctx, adm, gang, nullptr, d);
   } else {
     if (gang && once_satisfied(in.snapshot, *gang, in.preemptor)) {
       d.warnings.push_back("gang " + gang->id +
@@ -218,10 +217,10 @@ Decision decide_koordinator(const Input& in) {
                                        [](const common::FilterStatus& f) { return f.ok(); });
     if (adm.ok && node_fits) {
       d.outcome = Outcome::fits;
-      d.reasons.push_back("fits");
+      d.reasons.push_back(Code::fits);
       d.summary = "the pod passes quota admission and fits a node without preemption";
       node_verdicts(ctx, nullptr, nullptr, d);
-      d.details_json = koordinator::details_json(ctx, adm, gang, nullptr, d);
+      d.details = koordinator::details(ctx, adm, gang, nullptr, d);
     } else {
       preempt(ctx, adm, gang, d);
     }

@@ -62,9 +62,9 @@ PodVerdict verdict(const model::Snapshot& snap, model::PodId id, std::string cod
 
 void add_quota_table(const Context& ctx, const Admission& adm, Decision& d) {
   Table t;
-  t.title =
-      fmt::format("ElasticQuota (limit = {}; admission: {})",
-                  ctx.args.enable_runtime_quota ? "runtime" : "max", adm.ok ? "passes" : adm.code);
+  t.title = fmt::format("ElasticQuota (limit = {}; admission: {})",
+                        ctx.args.enable_runtime_quota ? "runtime" : "max",
+                        adm.ok ? std::string_view("passes") : name(adm.code));
   t.columns = {"QUOTA",   "MIN",  "MAX",        "RUNTIME",
                "REQUEST", "USED", "USED AFTER", "NON-PREEMPTIBLE USED"};
   for (const QuotaNode* q : shown(ctx, d)) {
@@ -79,11 +79,11 @@ void add_quota_table(const Context& ctx, const Admission& adm, Decision& d) {
   d.tables.push_back(std::move(t));
 }
 
-std::string details_json(const Context& ctx, const Admission& adm, const std::optional<Gang>& gang,
-                         const JobLevel* job, const Decision& d) {
+nlohmann::json details(const Context& ctx, const Admission& adm, const std::optional<Gang>& gang,
+                       const JobLevel* job, const Decision& d) {
   nlohmann::json j;
   j["quota"] = ctx.quota.name;
-  j["admission"] = {{"ok", adm.ok}, {"code", adm.code}, {"detail", adm.detail}};
+  j["admission"] = {{"ok", adm.ok}, {"code", std::string(name(adm.code))}, {"detail", adm.detail}};
   j["preemptorRequest"] = to_json(ctx.request);
   j["clusterTotal"] = to_json(ctx.quotas.cluster_total());
   nlohmann::json quotas = nlohmann::json::array();
@@ -116,10 +116,12 @@ std::string details_json(const Context& ctx, const Admission& adm, const std::op
                             {"node", ctx.snap.nodes()[p.node].name},
                             {"cost", job->cost.empty() ? 0 : job->cost[p.node]}});
     }
-    j["job"] = {
-        {"ok", job->ok}, {"code", job->code}, {"detail", job->detail}, {"placements", placements}};
+    j["job"] = {{"ok", job->ok},
+                {"code", std::string(name(job->code))},
+                {"detail", job->detail},
+                {"placements", placements}};
   }
-  return j.dump();
+  return j;
 }
 
 }  // namespace kpreempt::policy::koordinator

@@ -78,7 +78,7 @@ bool terminating_by_preemption(const model::Pod& p) {
 // nominated node.
 bool eligible(const Context& ctx, const std::vector<model::PodId>& pending, JobLevel& out) {
   if (ctx.snap.facts(ctx.in.preemptor).preempt_never) {
-    out.code = "cannot-trigger-preemption";
+    out.code = Code::cannot_trigger_preemption;
     out.detail = "the trigger pod's preemptionPolicy is Never";
     return false;
   }
@@ -91,7 +91,7 @@ bool eligible(const Context& ctx, const std::vector<model::PodId>& pending, JobL
     for (model::PodId v : ctx.snap.pods_on(*node)) {
       if (skip_code(ctx, v, ctx.snap.facts(m).priority).empty() &&
           terminating_by_preemption(ctx.snap.pods()[v])) {
-        out.code = "terminating-victim-on-nominated-node";
+        out.code = Code::terminating_victim_on_nominated_node;
         out.detail = fmt::format("{}/{} is still terminating on {}, nominated for {}",
                                  ctx.snap.pods()[v].namespace_, ctx.snap.pods()[v].name,
                                  pod.nominated_node_name, pod.name);
@@ -138,7 +138,7 @@ bool place(const Context& ctx, const std::vector<model::NodeId>& potential,
     }
     feasible = next;
     if (feasible.empty()) {
-      out.code = "member-unplaceable";
+      out.code = Code::member_unplaceable;
       out.detail = fmt::format(
           "member {} fits no node even with every possible victim removed "
           "and the earlier members placed; nothing is evicted",
@@ -243,7 +243,7 @@ JobLevel run_job_level(const Context& ctx, const std::vector<bool>& potential,
     any = any || !possible[n].empty();
   }
   if (!any) {
-    out.code = "no-potential-victims";
+    out.code = Code::no_potential_victims;
     out.detail = "no pod with lower priority that may be preempted on any examined node";
     return out;
   }

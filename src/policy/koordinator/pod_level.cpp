@@ -170,11 +170,11 @@ NodeRun dry_run(const Context& ctx, model::NodeId node) {
 
 // PodEligibleToPreemptOthers of the ElasticQuota plugin: any terminating pod of the same quota
 // with lower priority on the nominated node blocks, no DisruptionTarget condition needed.
-std::optional<std::string> ineligible(const Context& ctx, std::string& detail) {
+std::optional<Code> ineligible(const Context& ctx, std::string& detail) {
   const model::Pod& p = ctx.snap.pods()[ctx.in.preemptor];
   if (ctx.snap.facts(ctx.in.preemptor).preempt_never) {
     detail = "preemptionPolicy is Never";
-    return "cannot-trigger-preemption";
+    return Code::cannot_trigger_preemption;
   }
   const std::optional<model::NodeId> node = ctx.snap.find_node(p.nominated_node_name);
   if (p.nominated_node_name.empty() || !node ||
@@ -187,7 +187,7 @@ std::optional<std::string> ineligible(const Context& ctx, std::string& detail) {
       detail = fmt::format("pod {}/{} of quota {} is terminating on the nominated node {}",
                            ctx.snap.pods()[id].namespace_, ctx.snap.pods()[id].name, ctx.quota.name,
                            p.nominated_node_name);
-      return "terminating-victim-on-nominated-node";
+      return Code::terminating_victim_on_nominated_node;
     }
   }
   return std::nullopt;
@@ -218,7 +218,7 @@ Admission admit(const Context& ctx) {
   std::vector<std::string> exceeded;
   if (std::string bad = check_limit(add(ctx.quota.used, req), ctx.limit, exceeded); !bad.empty()) {
     return {
-        false, "quota-runtime-exceeded",
+        false, Code::quota_runtime_exceeded,
         fmt::format("quota {}: used {} + request {} exceeds {} {} ({})", ctx.quota.name,
                     to_string(ctx.quota.used), to_string(req),
                     ctx.args.enable_runtime_quota ? "runtime" : "max", to_string(*ctx.limit), bad)};
@@ -227,7 +227,7 @@ Admission admit(const Context& ctx) {
     // The unscaled min, and only its keys.
     const ResVec npu = add(ctx.quota.non_preemptible_used, req);
     if (std::string bad = check_limit(npu, ctx.quota.min, exceeded); !bad.empty()) {
-      return {false, "non-preemptible-min-exceeded",
+      return {false, Code::non_preemptible_min_exceeded,
               fmt::format("quota {}: non-preemptible used {} + request {} exceeds min {} ({})",
                           ctx.quota.name, to_string(ctx.quota.non_preemptible_used), to_string(req),
                           to_string(ctx.quota.min), bad)};
@@ -239,7 +239,7 @@ Admission admit(const Context& ctx) {
       const std::optional<ResVec> lim = ctx.quotas.limit(*path[i]);
       const ResVec used = mask(add(req, path[i]->used), req);
       if (std::string bad = check_limit(used, lim, exceeded); !bad.empty()) {
-        return {false, "parent-quota-exceeded",
+        return {false, Code::parent_quota_exceeded,
                 fmt::format("parent quota {}: used {} + request {} exceeds {} ({})", path[i]->name,
                             to_string(path[i]->used), to_string(req), to_string(*lim), bad)};
       }

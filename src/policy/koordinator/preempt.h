@@ -33,7 +33,7 @@ struct Context {
 // ElasticQuota PreFilter: runtime (or max), non-preemptible min, parents when enabled.
 struct Admission {
   bool ok = true;
-  std::string code;  // quota-runtime-exceeded | non-preemptible-min-exceeded | parent-quota-...
+  std::optional<Code> code;  // quota-runtime-exceeded | non-preemptible-min-exceeded | ...
   std::string detail;
 };
 Admission admit(const Context& ctx);
@@ -52,7 +52,7 @@ struct NodeRun {
 };
 
 struct PodLevel {
-  std::optional<std::string> ineligible;  // preemptor-level code
+  std::optional<Code> ineligible;  // preemptor-level code
   std::string ineligible_detail;
   std::vector<NodeRun> runs;          // examined nodes, by node name
   std::optional<std::size_t> winner;  // index into runs
@@ -80,8 +80,9 @@ struct Placement {
 
 struct JobLevel {
   bool ok = false;
-  std::string code;  // when !ok: cannot-trigger-preemption, terminating-victim-on-nominated-node,
-                     // no-potential-victims, member-unplaceable
+  std::optional<Code>
+      code;  // when !ok: cannot-trigger-preemption, terminating-victim-on-nominated-node,
+             // no-potential-victims, member-unplaceable
   std::string detail;
   std::vector<model::PodId> pending;  // the members placed, in placement order
   std::vector<Placement> placements;
@@ -96,8 +97,8 @@ JobLevel run_job_level(const Context& ctx, const std::vector<bool>& potential,
 
 // Renders the decision parts specific to this policy.
 void add_quota_table(const Context& ctx, const Admission& adm, Decision& d);
-std::string details_json(const Context& ctx, const Admission& adm, const std::optional<Gang>& gang,
-                         const JobLevel* job, const Decision& d);
+nlohmann::json details(const Context& ctx, const Admission& adm, const std::optional<Gang>& gang,
+                       const JobLevel* job, const Decision& d);
 
 PodVerdict verdict(const model::Snapshot& snap, model::PodId id, std::string code,
                    std::string detail);

@@ -66,11 +66,11 @@ void decide_preemption(Context& ctx, const Assignment& a, Search& s, Decision& d
              v.code == "above-max-priority-threshold";
     });
     d.outcome = Outcome::unschedulable;
-    d.reasons.push_back(any_candidate ? "insufficient-candidates" : "no-candidates");
+    d.reasons.push_back(any_candidate ? Code::insufficient_candidates : Code::no_candidates);
     return;
   }
   d.outcome = Outcome::preempt;
-  d.reasons.push_back("preempt");
+  d.reasons.push_back(Code::preempt);
 }
 
 }  // namespace
@@ -92,10 +92,10 @@ Decision decide_kueue(const Input& in) {
   bool searched = false;
   if (a.no_fit) {
     d.outcome = Outcome::unschedulable;
-    d.reasons.push_back(a.code);
+    d.reasons.push_back(a.code.value_or(Code::error_));
   } else if (a.worst == PMode::fit) {
     d.outcome = Outcome::fits;
-    d.reasons.push_back(a.borrow() > 0 ? "fits-borrowing" : "fits");
+    d.reasons.push_back(a.borrow() > 0 ? Code::fits_borrowing : Code::fits);
   } else {
     decide_preemption(ctx, a, s, d);
     searched = true;

@@ -109,7 +109,8 @@ std::string flavor_mismatch(const Context& ctx, const model::KueuePodSet& ps,
 
 struct QuotaFit {
   Granular g;
-  std::string code, detail;
+  std::optional<Code> code;
+  std::string detail;
 };
 
 int borrow_level(const Context& ctx, const FR& fr, std::int64_t val) {
@@ -122,7 +123,7 @@ QuotaFit probe(Context& ctx, const FR& fr, std::int64_t val) {
   Search s = find_targets(ctx, FRSet{fr}, FRAmounts{{fr, val}});
   if (s.targets.empty()) {
     return {{PMode::no_candidates, borrow_level(ctx, fr, val)},
-            "no-candidates",
+            Code::no_candidates,
             "no workload to preempt for " + fr.resource + " in flavor " + fr.flavor};
   }
   bool own = false;
@@ -134,7 +135,7 @@ QuotaFit probe(Context& ctx, const FR& fr, std::int64_t val) {
   for (const Target& t : s.targets) {
     ctx.quota.add(*t.a);
   }
-  return {{own ? PMode::preempt : PMode::reclaim, borrow}, "", ""};
+  return {{own ? PMode::preempt : PMode::reclaim, borrow}, std::nullopt, ""};
 }
 
 QuotaFit fits_quota(Context& ctx, const FR& fr, std::int64_t val) {
@@ -142,12 +143,12 @@ QuotaFit fits_quota(Context& ctx, const FR& fr, std::int64_t val) {
   std::int64_t max_capacity = ctx.quota.potential_max(q, fr);
   if (val > max_capacity) {
     return {{PMode::no_fit, 0},
-            "exceeds-max-capacity",
+            Code::exceeds_max_capacity,
             fmt::format("{} in flavor {}: request {} exceeds the maximum capacity {}", fr.resource,
                         fr.flavor, val, max_capacity)};
   }
   if (val <= ctx.quota.available(q, fr)) {
-    return {{PMode::fit, borrow_level(ctx, fr, val)}, "", ""};
+    return {{PMode::fit, borrow_level(ctx, fr, val)}, std::nullopt, ""};
   }
   const model::ClusterQueue& cq = ctx.quota.cq(q);
   bool bwc = cq.borrow_within_cohort != "Never" && !cq.borrow_within_cohort.empty();
@@ -155,7 +156,7 @@ QuotaFit fits_quota(Context& ctx, const FR& fr, std::int64_t val) {
     return probe(ctx, fr, val);
   }
   return {{PMode::no_fit, borrow_level(ctx, fr, val)},
-          "request-above-nominal",
+          Code::request_above_nominal,
           fmt::format("{} in flavor {}: request {} is above the nominal quota {} and "
                       "borrowWithinCohort is off",
                       fr.resource, fr.flavor, val, ctx.quota.quota(q, fr).nominal)};
@@ -171,9 +172,9 @@ GroupResult try_flavor(Context& ctx, const model::KueuePodSet& ps, const std::st
                        const model::KueueAmounts& reqs, const FRAmounts& assigned,
                        PodSetChoice& out, const model::KueueResourceGroup& g) {
   GroupResult r;
-  FlavorTry attempt{flavor, "", PMode::no_fit, 0, "", ""};
+  FlavorTry attempt{flavor, "", PMode::no_fit, 0, std::nullopt, ""};
   if (std::string why = flavor_mismatch(ctx, ps, flavor, g); !why.empty()) {
-    attempt.code = "flavor-mismatch";
+    attempt.code = Code::flavor_mismatch;
     attempt.detail = why;
     out.tries.push_back(attempt);
     return r;
@@ -186,7 +187,7 @@ GroupResult try_flavor(Context& ctx, const model::KueuePodSet& ps, const std::st
     if (preferred(r.mode, f.g)) {
       r.mode = f.g;
     }
-    if (!f.code.empty() && attempt.code.empty()) {
+    if (f.code && !attempt.code) {
       attempt.code = f.code;
       attempt.detail = f.detail;
     }
@@ -216,8 +217,8 @@ bool assign_group(Context& ctx, const model::KueuePodSet& ps, const model::Kueue
   }
   if (best.mode.mode == PMode::no_fit) {
     auto it = std::find_if(out.tries.rbegin(), out.tries.rend(),
-                           [](const FlavorTry& t) { return !t.code.empty(); });
-    out.code = it == out.tries.rend() ? "no-flavor-fits" : it->code;
+                           [](const FlavorTry& t) { return t.code.has_value(); });
+    out.code = it == out.tries.rend() ? Code::no_flavor_fits : it->code;
     out.detail = it == out.tries.rend() ? "no flavor of the resource group fits" : it->detail;
     return false;
   }
@@ -245,7 +246,7 @@ PodSetChoice assign_pod_set(Context& ctx, std::size_t i, const FRAmounts& assign
   for (const auto& [res, amount] : reqs) {
     const model::KueueResourceGroup* g = group_of(cq, res);
     if (g == nullptr) {
-      out.code = "resource-not-covered";
+      out.code = Code::resource_not_covered;
       out.detail = fmt::format("resource {} unavailable in ClusterQueue {}", res, cq.name);
       return out;
     }
@@ -314,7 +315,7 @@ Assignment assign_flavors(Context& ctx) {
       out.totals[FR{r.flavor, r.resource}] += r.amount;
       out.worst = std::min(out.worst, r.mode == PMode::fit ? PMode::fit : PMode::preempt);
     }
-    bool failed = !ps.code.empty();
+    bool failed = ps.code.has_value();
     out.pod_sets.push_back(std::move(ps));
     if (failed) {
       out.no_fit = true;

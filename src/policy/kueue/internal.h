@@ -55,14 +55,16 @@ struct FlavorTry {
   std::string flavor, resource_group;
   PMode mode = PMode::no_fit;
   int borrow = 0;
-  std::string code, detail;  // flavor-mismatch, exceeds-max-capacity, ... for no_fit
+  std::optional<Code> code;  // flavor-mismatch, exceeds-max-capacity, ... for no_fit
+  std::string detail;
 };
 
 struct PodSetChoice {
   std::string name;
   std::vector<ResourceChoice> resources;
   std::vector<FlavorTry> tries;
-  std::string code, detail;  // set when the pod set does not fit
+  std::optional<Code> code;  // set when the pod set does not fit
+  std::string detail;
 };
 
 struct Assignment {
@@ -70,7 +72,8 @@ struct Assignment {
   FRAmounts totals;  // every requested pair with its total
   PMode worst = PMode::fit;
   bool no_fit = false;
-  std::string code, detail;  // first no-fit reason
+  std::optional<Code> code;  // first no-fit reason
+  std::string detail;
   FRSet needs_preemption() const;
   int borrow() const;
 };

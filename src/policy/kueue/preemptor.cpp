@@ -14,7 +14,7 @@
 namespace kpreempt::policy::kueue {
 namespace {
 
-void fail(Decision& d, const std::string& code, const std::string& summary) {
+void fail(Decision& d, Code code, const std::string& summary) {
   d.outcome = Outcome::unschedulable;
   d.reasons.push_back(code);
   d.summary = summary;
@@ -100,7 +100,8 @@ bool request_above_limit(const model::Workload& w) {
 }
 
 struct Problem {
-  std::string code, detail;
+  std::optional<Code> code;
+  std::string detail;
 };
 
 // The queue checks, in Kueue's order; an empty code when the workload may be scheduled.
@@ -108,35 +109,36 @@ Problem queue_problem(const Input& in, const QuotaModel& quota, const model::Wor
                       std::size_t& cq_index) {
   const auto& k = in.snapshot.kueue();
   if (model::condition_true(w, "QuotaReserved")) {
-    return {"already-admitted", "the workload already holds quota"};
+    return {Code::already_admitted, "the workload already holds quota"};
   }
   if (model::condition_true(w, "Finished") || !w.active) {
-    return {"inactive-workload", "the workload is finished or spec.active is false"};
+    return {Code::inactive_workload, "the workload is finished or spec.active is false"};
   }
   const model::LocalQueue* lq = model::find_local_queue(k, w.namespace_, w.queue_name);
   if (lq == nullptr) {
-    return {"no-local-queue",
+    return {Code::no_local_queue,
             fmt::format("LocalQueue {}/{} does not exist", w.namespace_, w.queue_name)};
   }
   if (lq->stop_policy != "None" && !lq->stop_policy.empty()) {
-    return {"local-queue-stopped",
+    return {Code::local_queue_stopped,
             fmt::format("LocalQueue {}/{} is stopped", w.namespace_, w.queue_name)};
   }
   std::optional<std::size_t> cq = quota.find_cq(lq->cluster_queue);
   if (!cq) {
-    return {"no-cluster-queue", fmt::format("ClusterQueue {} does not exist", lq->cluster_queue)};
+    return {Code::no_cluster_queue,
+            fmt::format("ClusterQueue {} does not exist", lq->cluster_queue)};
   }
   cq_index = *cq;
   if (!quota.active(*cq)) {
-    return {"cq-inactive", fmt::format("ClusterQueue {} is inactive: {}", lq->cluster_queue,
-                                       quota.inactive_reason(*cq))};
+    return {Code::cq_inactive, fmt::format("ClusterQueue {} is inactive: {}", lq->cluster_queue,
+                                           quota.inactive_reason(*cq))};
   }
   if (!namespace_matches(in, quota.cq(*cq), w.namespace_)) {
-    return {"namespace-mismatch", fmt::format("namespace {} is not selected by ClusterQueue {}",
-                                              w.namespace_, lq->cluster_queue)};
+    return {Code::namespace_mismatch, fmt::format("namespace {} is not selected by ClusterQueue {}",
+                                                  w.namespace_, lq->cluster_queue)};
   }
   if (request_above_limit(w)) {
-    return {"invalid-resources", "a container requests more than its limit"};
+    return {Code::invalid_resources, "a container requests more than its limit"};
   }
   return {};
 }
@@ -174,7 +176,7 @@ std::optional<Preemptor> resolve_preemptor(const Input& in, const QuotaModel& qu
   } else {
     const model::Pod& pod = in.snapshot.pods()[in.preemptor];
     if (model::find(pod.labels, model::k_kueue_queue_label) == nullptr) {
-      fail(d, "not-kueue-managed",
+      fail(d, Code::not_kueue_managed,
            fmt::format("Pod {}/{} has no {} label, so Kueue does not manage it", pod.namespace_,
                        pod.name, model::k_kueue_queue_label));
       return std::nullopt;
@@ -184,8 +186,8 @@ std::optional<Preemptor> resolve_preemptor(const Input& in, const QuotaModel& qu
     p.ref = model::ObjectRef{"Pod", pod.namespace_, pod.name};
     p.priority = built.priority;
   }
-  if (Problem pr = queue_problem(in, quota, *w, p.cq); !pr.code.empty()) {
-    fail(d, pr.code, fmt::format("{} cannot be admitted: {}", model::to_string(p.ref), pr.detail));
+  if (Problem pr = queue_problem(in, quota, *w, p.cq); pr.code) {
+    fail(d, *pr.code, fmt::format("{} cannot be admitted: {}", model::to_string(p.ref), pr.detail));
     return std::nullopt;
   }
   // A workload written by hand (a what-if Job or Pod) has no creationTimestamp; Kueue would

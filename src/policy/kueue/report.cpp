@@ -105,7 +105,7 @@ void add_queue_verdicts(const Report& r, Decision& d) {
     }
     n.detail = fmt::format("{} admitted workload(s) judged, {} victim(s)", n.pods.size(), victims);
     if (!n.pods.empty()) {
-      d.verdict_unit = "ClusterQueue";
+      d.verdict_unit = VerdictUnit::cluster_queue;
       d.nodes.push_back(std::move(n));
     }
   }
@@ -204,7 +204,7 @@ Json assignment_json(const Assignment& a) {
       tried.push_back({{"flavor", t.flavor},
                        {"mode", to_string(t.mode)},
                        {"borrow", t.borrow},
-                       {"code", t.code},
+                       {"code", std::string(name(t.code))},
                        {"detail", t.detail}});
     }
     pod_sets.push_back({{"name", ps.name}, {"flavors", flavors}, {"tried", tried}});
@@ -239,7 +239,7 @@ void add_details(const Report& r, const std::vector<Row>& rows, Decision& d) {
             {"borrows", r.borrows},
             {"quota", quota}};
   j["units"] = "cpu in millicores, other resources in base units";
-  d.details_json = j.dump();
+  d.details = std::move(j);
 }
 
 }  // namespace

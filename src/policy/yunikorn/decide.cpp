@@ -93,7 +93,7 @@ std::string summary(const Cluster& c, const Trace& t, model::PodId ask) {
     case Outcome::unschedulable:
       break;
   }
-  return fmt::format("no preemption for queue {}: {} ({})", queue, t.reason, t.detail);
+  return fmt::format("no preemption for queue {}: {} ({})", queue, name(t.reason), t.detail);
 }
 
 void add_victims(const Cluster& c, const Trace& t, Decision& d) {
@@ -126,7 +126,7 @@ Decision decide_yunikorn(const Input& in) {
   Decision d;
   d.policy = "yunikorn";
   if (in.preemptor == model::k_none) {
-    d.reasons = {"workload-not-supported"};
+    d.reasons = {Reason(Code::workload_not_supported)};
     d.summary = "YuniKorn explains pods, not Kueue Workloads";
     return d;
   }
@@ -136,14 +136,14 @@ Decision decide_yunikorn(const Input& in) {
   if (t.chosen != model::k_none && t.outcome != Outcome::unschedulable) {
     d.node = c.snap.nodes()[t.chosen].name;
   }
-  d.reasons.push_back(t.reason);
+  if (t.reason) {
+    d.reasons.push_back(*t.reason);
+  }
   if (t.tied.size() > 1 && t.outcome == Outcome::preempt) {
-    std::string names;
     for (model::NodeId n : t.tied) {
       d.tied_nodes.push_back(c.snap.nodes()[n].name);
-      names += (names.empty() ? "" : ",") + c.snap.nodes()[n].name;
     }
-    d.reasons.push_back("tie:" + names);
+    d.reasons.emplace_back(Code::tie, d.tied_nodes);
   }
   add_victims(c, t, d);
   d.summary = summary(c, t, in.preemptor);

@@ -33,27 +33,27 @@ bool node_fits(const Cluster& c, const common::Filters& f, model::NodeId n, cons
          f.run(common::NodeView{n, {}, {}}).ok();
 }
 
-void fail(Trace& t, std::string reason, std::string detail) {
+void fail(Trace& t, Code reason, std::string detail) {
   t.outcome = Outcome::unschedulable;
-  t.reason = std::move(reason);
+  t.reason = reason;
   t.detail = std::move(detail);
 }
 
 // CheckPreconditions, in upstream's order.
 bool preconditions(const Cluster& c, model::PodId ask, model::Instant now, Trace& t) {
   if (!c.preemption_enabled) {
-    fail(t, "partition-preemption-disabled", "preemption.enabled is false for the partition");
+    fail(t, Code::partition_preemption_disabled, "preemption.enabled is false for the partition");
     return false;
   }
   if (c.snap.facts(ask).preempt_never) {
-    fail(t, "preemptor-never", "the pod's preemptionPolicy is Never");
+    fail(t, Code::preemptor_never, "the pod's preemptionPolicy is Never");
     return false;
   }
   const std::int64_t delay = preemption_delay_ns(c.queues[t.ask_queue].q);
   const std::int64_t created_ns = c.pods[ask].create * 1'000'000'000LL;
   const std::int64_t now_ns = now.seconds * 1'000'000'000LL + now.nanos;
   if (now_ns < created_ns + delay) {
-    fail(t, "delay-not-elapsed",
+    fail(t, Code::delay_not_elapsed,
          fmt::format("preemption.delay of {} ({}s) has not passed since the pod was created",
                      c.queues[t.ask_queue].q.path, static_cast<double>(delay) / 1e9));
     return false;
@@ -70,7 +70,7 @@ Trace run_preemption(const Cluster& c, model::PodId ask, model::Instant now) {
   t.queues.assign(c.queues.size(), QueueTrace{});
   t.ask_queue = c.pods[ask].queue;
   if (t.ask_queue == k_no_queue) {
-    fail(t, "rejected-by-placement",
+    fail(t, Code::rejected_by_placement,
          "no placement rule accepts the application and root.default does not exist");
     return t;
   }
@@ -86,7 +86,7 @@ Trace run_preemption(const Cluster& c, model::PodId ask, model::Instant now) {
     for (model::NodeId n = 0; n < c.snap.nodes().size(); ++n) {
       if (node_fits(c, filters, n, res)) {
         t.outcome = Outcome::fits;
-        t.reason = "fits";
+        t.reason = Code::fits;
         t.chosen = n;
         t.detail = "the queue headroom and a node both have room";
         return t;

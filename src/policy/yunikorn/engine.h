@@ -48,8 +48,8 @@ struct QueueTrace {
 
 struct Trace {
   Outcome outcome = Outcome::unschedulable;
-  std::string reason;  // outcome reason code
-  std::string detail;  // one sentence
+  std::optional<Code> reason;  // outcome reason code
+  std::string detail;          // one sentence
   std::uint32_t ask_queue = k_no_queue;
   bool required_path = false;
   bool nodes_tried = false;

@@ -83,14 +83,14 @@ void trim(const Cluster& c, model::PodId ask, Trace& t) {
   }
   if (not_covered(res, total)) {
     t.selected.clear();
-    fail_with(t, "shortfall",
+    fail_with(t, Code::shortfall,
               fmt::format("the victims ({}) do not cover the whole ask ({}); free space is not "
                           "counted",
                           to_string(total), to_string(res)));
     return;
   }
   t.outcome = Outcome::preempt;
-  t.reason = "preempt";
+  t.reason = Code::preempt;
   t.detail = "";
 }
 
@@ -108,15 +108,15 @@ bool covers(const Res& total, const Res& ask) {
 
 }  // namespace
 
-void fail_with(Trace& t, std::string reason, std::string detail) {
+void fail_with(Trace& t, Code reason, std::string detail) {
   t.outcome = Outcome::unschedulable;
-  t.reason = std::move(reason);
+  t.reason = reason;
   t.detail = std::move(detail);
 }
 
 void finish(const Cluster& c, model::PodId ask, Trace& t) {
   if (!additional_victims(c, t)) {
-    fail_with(t, "guarantee-not-reachable",
+    fail_with(t, Code::guarantee_not_reachable,
               "the ask's queue cannot be brought within its guarantee");
     return;
   }
@@ -129,14 +129,14 @@ void required_node_preemption(const Cluster& c, const common::Filters& f, model:
   std::optional<model::NodeId> n = c.snap.find_node(a.required_node_name);
   if (!fits_defined(t.headroom, a.res) || !n) {
     fail_with(
-        t, !n ? "no-node" : "queue-headroom",
+        t, !n ? Code::no_node : Code::queue_headroom,
         !n ? "the required node is not in the dump" : "the queue headroom cannot hold the ask");
     return;
   }
   t.chosen = *n;
   if (fits(c.available[*n], a.res) && f.run(common::NodeView{*n, {}, {}}).ok()) {
     t.outcome = Outcome::fits;
-    t.reason = "fits";
+    t.reason = Code::fits;
     t.detail = "the required node has room";
     return;
   }
@@ -182,11 +182,12 @@ void required_node_preemption(const Cluster& c, const common::Filters& f, model:
   }
   if (t.selected.empty() || !covers(add(total, c.available[*n]), a.res)) {
     t.selected.clear();
-    fail_with(t, "no-victims-on-required-node", "the required node cannot be freed for the ask");
+    fail_with(t, Code::no_victims_on_required_node,
+              "the required node cannot be freed for the ask");
     return;
   }
   t.outcome = Outcome::preempt;
-  t.reason = "required-node-preemption";
+  t.reason = Code::required_node_preemption;
   t.detail = "";
 }
 

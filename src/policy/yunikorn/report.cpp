@@ -137,7 +137,7 @@ void add_report(const Cluster& c, const Trace& t, model::PodId ask, Decision& d)
       {"notModelled",
        {"user and group limits", "maxapplications", "existing reservations", "the 15s retry timer",
         "other pending asks in the same cycle"}}};
-  d.details_json = details.dump();
+  d.details = std::move(details);
 }
 
 }  // namespace kpreempt::policy::yunikorn

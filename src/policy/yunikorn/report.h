@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // The YuniKorn-specific parts of a Decision: the queue tree with fences, guarantees, max and
-// usage before and after, as a text table and as details_json.
+// usage before and after, as a text table and as details.
 #pragma once
 
 #include "policy/yunikorn/engine.h"

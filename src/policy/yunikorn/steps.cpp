@@ -210,7 +210,7 @@ void general_preemption(const Cluster& c, const common::Filters& f, model::PodId
   QueueSnapshots base(c, t.ask_queue);
   find_candidates(c, ask, base, t);
   if (t.candidates.empty() || !guarantees_reachable(c, ask, t)) {
-    fail_with(t, "does-not-guarantee",
+    fail_with(t, Code::does_not_guarantee,
               t.candidates.empty()
                   ? "no pod is a candidate victim"
                   : "removing every candidate would not bring the queue within its guarantee");
@@ -234,7 +234,7 @@ void general_preemption(const Cluster& c, const common::Filters& f, model::PodId
     victims_by_node(c, ask, n, t);
   }
   if (!choose_node(c, f, t)) {
-    fail_with(t, "no-node", "no node can be freed for the ask");
+    fail_with(t, Code::no_node, "no node can be freed for the ask");
     return;
   }
   const NodeTrace& chosen = t.nodes[t.chosen];

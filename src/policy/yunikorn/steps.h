@@ -18,7 +18,7 @@ void required_node_preemption(const Cluster& c, const common::Filters& f, model:
                               Trace& t);
 
 // Internal to the steps: records an unschedulable outcome; runs steps D and E on t.node_victims.
-void fail_with(Trace& t, std::string reason, std::string detail);
+void fail_with(Trace& t, Code reason, std::string detail);
 void finish(const Cluster& c, model::PodId ask, Trace& t);
 
 }  // namespace kpreempt::policy::yunikorn

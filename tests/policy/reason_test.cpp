@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: Apache-2.0
+// The reason vocabulary: one stable name and one sentence per code, names as the JSON contract
+// prints them.
+#include "kpreempt/policy/reason.h"
+
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cctype>
+#include <set>
+#include <string_view>
+
+namespace kpreempt::testing {
+namespace {
+
+using policy::Code;
+
+// Kebab-case words, optionally qualified by one more kebab-case part after a colon
+// ("victim:node-fit"), or an upstream reason name in PascalCase ("InCohortReclamation").
+bool stable_name(std::string_view name) {
+  if (name.empty()) {
+    return false;
+  }
+  if (std::isupper(static_cast<unsigned char>(name.front()))) {
+    return std::all_of(name.begin(), name.end(),
+                       [](unsigned char c) { return std::isalpha(c) != 0; });
+  }
+  if (std::count(name.begin(), name.end(), ':') > 1 || name.front() == '-' || name.back() == '-' ||
+      name.back() == ':' || name.find("--") != std::string_view::npos) {
+    return false;
+  }
+  return std::all_of(name.begin(), name.end(), [](unsigned char c) {
+    return std::islower(c) != 0 || std::isdigit(c) != 0 || c == '-' || c == ':';
+  });
+}
+
+TEST_CASE("every reason code has a unique stable name and a sentence", "[policy][reason]") {
+  std::set<std::string_view> names;
+  for (const policy::CodeInfo& c : policy::codes()) {
+    INFO(c.name);
+    CHECK(stable_name(c.name));
+    CHECK(names.insert(c.name).second);
+    CHECK(policy::name(c.code) == c.name);
+    CHECK(&policy::info(c.code) == &c);
+    REQUIRE_FALSE(c.sentence.empty());
+    CHECK(c.sentence.back() == '.');
+  }
+}
+
+TEST_CASE("every reason name reads back as its code", "[policy][reason]") {
+  for (const policy::CodeInfo& c : policy::codes()) {
+    INFO(c.name);
+    REQUIRE(policy::code_named(c.name).has_value());
+    CHECK(*policy::code_named(c.name) == c.code);
+  }
+  CHECK_FALSE(policy::code_named("tie:n1,n2").has_value());
+  CHECK_FALSE(policy::code_named("").has_value());
+}
+
+TEST_CASE("codes keep the names the JSON contract prints", "[policy][reason]") {
+  CHECK(policy::name(Code::tie) == "tie");
+  CHECK(policy::name(Code::pdb_violation) == "pdb-violation");
+  CHECK(policy::name(Code::in_cohort_reclamation) == "InCohortReclamation");
+  CHECK(policy::name(Code::tolerates_not_scheduled) == "tolerates:not-scheduled");
+  CHECK(policy::name(Code::node_unresolvable) == "node-unresolvable");
+  CHECK(policy::info(Code::node_unresolvable).subject == policy::SubjectKind::plugin);
+  CHECK(policy::info(Code::tie).subject == policy::SubjectKind::nodes);
+  CHECK(policy::info(Code::lost).subject == policy::SubjectKind::criterion);
+}
+
+TEST_CASE("a verdict unit is named as the JSON contract spells it", "[policy][reason]") {
+  CHECK(policy::name(policy::VerdictUnit::node) == "node");
+  CHECK(policy::name(policy::VerdictUnit::cluster_queue) == "ClusterQueue");
+}
+
+}  // namespace
+}  // namespace kpreempt::testing
