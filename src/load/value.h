@@ -99,6 +99,8 @@ class Field {
   std::optional<std::int32_t> opt_int32() const;
   bool boolean(bool def = false) const;
   model::Quantity quantity() const;
+  // The same, refusing an amount `resource` cannot hold upstream (resource_limit_error).
+  model::Quantity quantity_of(std::string_view resource) const;
   std::optional<model::Instant> time() const;
 
   model::StringMap string_map() const;

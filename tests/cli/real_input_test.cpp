@@ -90,3 +90,24 @@ TEST_CASE("items of a raw NodeList without kinds are read as Nodes", "[cli][real
   CHECK(r.code == 0);
   CHECK(has(r, "linted 2 objects from 1 file"));
 }
+
+TEST_CASE("a memory quota of 1000000000Gi is explained in whole bytes, not refused",
+          "[cli][real]") {
+  Run r = kpreempt::test::run_binary(
+      std::string("explain --no-cache --now 2026-11-24T12:00:00Z --color never -f ") + k_dir +
+          "kueue-big-quota.yaml --pod-file " + k_dir + "sample-job.yaml --policy kueue",
+      true);
+  INFO(r.out);
+  REQUIRE(r.code == 0);
+  CHECK(has(r, "Workload default/job-sample-job-<generated>"));
+  CHECK(has(r, "cluster-queue  default-flavor  memory    1000000000Gi"));
+}
+
+TEST_CASE("a quota upstream cannot hold is refused naming the limit", "[cli][real]") {
+  Run r = explain("kueue-count-overflow.yaml --all-pending");
+  CHECK(r.code == 2);
+  CHECK(r.out ==
+        "testdata/load/real/kueue-count-overflow.yaml:12:12: error: Workload default/huge: "
+        "spec.podSets[0].count: total requests out of range: 2000000000 pods request more memory "
+        "than Kueue can count (int64, at most 9223372036854775807)\n");
+}
