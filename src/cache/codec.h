@@ -118,7 +118,10 @@ class Writer {
       count(v.size());
       raw(v.data(), v.size());
     } else if constexpr (std::is_same_v<T, model::Quantity>) {
-      put(v.milli());
+      // 128-bit milli-units as two halves, low first.
+      const auto bits = static_cast<model::Quantity::UnsignedWide>(v.wide_milli());
+      put(static_cast<std::uint64_t>(bits));
+      put(static_cast<std::uint64_t>(bits >> 64));
     } else if constexpr (IsVector<T>::value || IsMap<T>::value) {
       count(v.size());
       for (const auto& e : v) {
@@ -242,13 +245,19 @@ class Reader {
       }
     } else {
       static_assert(std::is_same_v<T, model::Quantity>);
-      std::int64_t milli = 0;
-      get(milli);
-      // The parser never yields the one value whose negation overflows.
-      if (milli == std::numeric_limits<std::int64_t>::min()) {
+      std::uint64_t low = 0;
+      std::uint64_t high = 0;
+      get(low);
+      get(high);
+      const auto bits = (static_cast<model::Quantity::UnsignedWide>(high) << 64) | low;
+      const auto milli = static_cast<model::Quantity::Wide>(bits);
+      // The parser yields at most int64 whole units either way.
+      constexpr model::Quantity::Wide k_limit =
+          model::Quantity::Wide{std::numeric_limits<std::int64_t>::max()} * 1000;
+      if (milli > k_limit || milli < -k_limit) {
         throw DecodeError("a quantity is out of range");
       }
-      v = model::Quantity::from_milli(milli);
+      v = model::Quantity::from_wide_milli(milli);
     }
   }
 

@@ -142,7 +142,7 @@ void check_eq003(const Context& c, Report& r) {
     for (const Node& a : (*n)["status"]["allocatable"].children()) {
       if (auto q = quantity_of(a)) {
         auto& sum = allocatable[std::string(a.key())];
-        sum = model::Quantity::from_milli(sum.milli() + q->milli());
+        sum = sum + *q;
       }
     }
   }
@@ -163,7 +163,7 @@ void check_eq003(const Context& c, Report& r) {
       for (const Node& m : (*q.obj)["spec"]["min"].children()) {
         if (auto v = quantity_of(m)) {
           auto& [total, count] = sums[std::string(m.key())];
-          total = model::Quantity::from_milli(total.milli() + v->milli());
+          total = total + *v;
           ++count;
           last[std::string(m.key())] = {q.obj, m};
         }

@@ -52,7 +52,7 @@ void check_parent(const Obj& q, const std::map<std::string, const Obj*>& by_name
 }
 
 void check_children_min(const Obj& p, const std::vector<QuotaView>& all, Report& r) {
-  std::map<std::string, std::int64_t> sum;
+  std::map<std::string, model::Quantity> sum;
   std::set<std::pair<std::string, std::string>> counted;  // a child declared twice counts once
   for (const QuotaView& c : all) {
     if (label(*c.obj, "parent") != p.name || !counted.insert({c.obj->ns, c.obj->name}).second) {
@@ -60,17 +60,18 @@ void check_children_min(const Obj& p, const std::vector<QuotaView>& all, Report&
     }
     for (const Node& m : (*c.obj)["spec"]["min"].children()) {
       if (auto v = quantity_of(m)) {
-        sum[std::string(m.key())] += v->milli();
+        model::Quantity& slot = sum[std::string(m.key())];
+        slot = slot + *v;
       }
     }
   }
   for (const auto& [res, total] : sum) {
     Node own = p["spec"]["min"][res];
     auto cap = quantity_of(own);
-    if (cap && total > cap->milli()) {
+    if (cap && total > *cap) {
       r.add(p, own,
             fmt::format("the children's min {} add up to {}, above this quota's min {}", res,
-                        show(res, model::Quantity::from_milli(total)), own.text()));
+                        show(res, total), own.text()));
     }
   }
 }

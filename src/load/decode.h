@@ -10,6 +10,8 @@
 #include "kpreempt/model/objects.h"
 #include "kpreempt/model/snapshot.h"
 
+#include <map>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -21,6 +23,12 @@ struct DecodeContext {
   std::vector<model::ObjectRef>* pods = nullptr;
   bool derive_pods = false;  // LoadOptions::derive_pods: controllers become their pods
   LoadProgress* progress = nullptr;
+  // Objects named from metadata.generateName so far, per prefix (name_from_generate_name).
+  std::map<std::string, unsigned, std::less<>> generated_names{};
+  // Set when the stream held something only the whole file can settle (a List's kind lent
+  // to items after them, generated names numbered per file): a part of a split List is then
+  // read again with the rest.
+  bool whole_stream_only = false;
 
   void warn(const Field& at, const std::string& message) const;
 };
@@ -46,6 +54,7 @@ model::Pod decode_pod_fields(const Field& root);
 void decode_priority_class(const Field& root, DecodeContext& ctx);
 void decode_pdb(const Field& root, DecodeContext& ctx);
 void decode_scheduler_config(const Field& root, DecodeContext& ctx);
+
 // Kueue kinds, Namespaces and Kueue-managed Jobs (decode_kueue.cpp dispatches on kind).
 void decode_kueue(const Field& root, DecodeContext& ctx);
 // Deployments, ReplicaSets, StatefulSets and CronJobs: with derive_pods, the pods their
@@ -84,6 +93,8 @@ std::string object_namespace(const Field& root);
 // The API server's name rules (k8s.io/apimachinery IsDNS1123Label, IsDNS1123Subdomain).
 bool dns1123_label(std::string_view s);
 bool dns1123_subdomain(std::string_view s);
+// A DNS-1123 subdomain, or a name made from metadata.generateName (document_rules.h).
+bool valid_object_name(std::string_view s);
 // metadata.name; an object without one is refused.
 std::string object_name(const Field& root);
 

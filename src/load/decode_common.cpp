@@ -124,13 +124,27 @@ std::string object_namespace(const Field& root) {
   return out;
 }
 
+bool valid_object_name(std::string_view s) {
+  // A name made from generateName ends in "<generated>" or "<generated-2>": the API server
+  // would have put random lowercase characters there.
+  const std::size_t open = s.rfind("<generated");
+  if (open != std::string_view::npos && s.ends_with(">")) {
+    std::string_view count = s.substr(open + 10, s.size() - open - 11);
+    const bool numbered =
+        count.starts_with("-") && count.size() > 1 &&
+        std::all_of(count.begin() + 1, count.end(), [](char c) { return c >= '0' && c <= '9'; });
+    return (count.empty() || numbered) && dns1123_subdomain(std::string(s.substr(0, open)) + "x");
+  }
+  return dns1123_subdomain(s);
+}
+
 std::string object_name(const Field& root) {
   Field name = root["metadata"]["name"];
   if (!name.present()) {
     name.fail("required field is missing");
   }
   std::string out = name.str();
-  if (!dns1123_subdomain(out)) {
+  if (!valid_object_name(out)) {
     name.fail("not a valid name (lowercase letters, digits, '-' and '.', at most 253)");
   }
   return out;

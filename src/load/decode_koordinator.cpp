@@ -35,6 +35,9 @@ model::ResourceList shared_weight(const Field& at, const std::string& text, Deco
     const std::string value =
         it.value().is_string() ? it.value().get<std::string>() : it.value().dump();
     model::QuantityParse q = model::parse_quantity(value);
+    if (q.value && !model::resource_limit_error(it.key(), *q.value).empty()) {
+      q.value.reset();
+    }
     if (!q.value) {
       ctx.warn(at, who + ": annotation shared-weight: " + it.key() + ": \"" + value +
                        "\" is not a quantity; spec.max is used as the weight");

@@ -14,11 +14,11 @@ model::Toleration decode_toleration(const Field& t) {
                            t["effect"].str()};
 }
 
-std::optional<model::Quantity> opt_quantity(const Field& f) {
+std::optional<model::Quantity> opt_quantity(const Field& f, std::string_view resource) {
   if (!f.present()) {
     return std::nullopt;
   }
-  return f.quantity();
+  return f.quantity_of(resource);
 }
 
 model::KueueResourceGroup decode_resource_group(const Field& g) {
@@ -28,9 +28,10 @@ model::KueueResourceGroup decode_resource_group(const Field& g) {
     model::KueueFlavorQuotas fq;
     fq.name = f["name"].str();
     f["resources"].each_item([&](const Field& r) {
-      fq.resources.push_back(model::KueueQuota{r["name"].str(), r["nominalQuota"].quantity(),
-                                               opt_quantity(r["borrowingLimit"]),
-                                               opt_quantity(r["lendingLimit"])});
+      const std::string name = r["name"].str();
+      fq.resources.push_back(model::KueueQuota{name, r["nominalQuota"].quantity_of(name),
+                                               opt_quantity(r["borrowingLimit"], name),
+                                               opt_quantity(r["lendingLimit"], name)});
     });
     out.flavors.push_back(std::move(fq));
   });
@@ -149,6 +150,9 @@ model::KueuePodSet decode_pod_set(const Field& f) {
   ps.count = f["count"].int32(1);
   ps.min_count = f["minCount"].opt_int32();
   decode_pod_template(f["template"]["spec"], ps);
+  if (std::string limit = model::pod_set_limit_error(ps, ps.count); !limit.empty()) {
+    f["count"].fail("total requests out of range: " + limit);
+  }
   return ps;
 }
 
@@ -247,6 +251,9 @@ void decode_job(const Field& root, DecodeContext& ctx) {
   model::KueuePodSet ps;
   ps.count = job_pod_count(spec);
   decode_pod_template(pod_spec, ps);
+  if (std::string limit = model::pod_set_limit_error(ps, ps.count); !limit.empty()) {
+    spec["parallelism"].fail("total requests out of range: " + limit);
+  }
   w.pod_sets.push_back(std::move(ps));
   job_priority(labels, pod_spec, ctx, w);
   w.derived_from = model::ObjectRef{"Job", w.namespace_, job_name};

@@ -3,6 +3,8 @@
 // kpreempt's lint rules read.
 #include "load/decode.h"
 
+#include "kpreempt/model/resources.h"
+
 #include <algorithm>
 
 namespace kpreempt::load {
@@ -128,6 +130,9 @@ model::Pod decode_pod_fields(const Field& root) {
   p.overhead = spec["overhead"].non_negative_resource_list();
   p.pod_level_requests = spec["resources"]["requests"].non_negative_resource_list();
   decode_status(root["status"], p);
+  if (std::string limit = model::pod_requests_limit_error(p); !limit.empty()) {
+    spec.fail("total requests out of range: " + limit);
+  }
   p.loc = root.loc();
   return p;
 }

@@ -4,6 +4,7 @@
 
 #include "load/file_stamp.h"
 #include "load/folder_walk.h"
+#include "load/input_hints.h"
 #include "load/parallel_list.h"
 #include "load/stream.h"
 
@@ -41,7 +42,15 @@ bool changed_since(const std::string& path, const FileStamp& before) {
   return now && now->device == before.device && now->inode == before.inode && *now != before;
 }
 
+void read_file(const std::string& path, unsigned threads, DecodeContext& ctx);
+
 void load_file(const std::string& path, unsigned threads, DecodeContext& ctx) {
+  const std::size_t first = ctx.diags.size();
+  read_file(path, threads, ctx);
+  add_input_hints(path, first, ctx.diags);
+}
+
+void read_file(const std::string& path, unsigned threads, DecodeContext& ctx) {
   if (path != "-" && load_list_in_parts(path, threads, ctx)) {
     return;
   }

@@ -267,7 +267,7 @@ void read_part(int fd, const std::string& path, Format format, const DecodeConte
                       parent.derive_pods, parent.progress};
     read_stream(checked, ctx);
     // The stream's end was handed over after the last byte was read, so these are final.
-    p.ok = checked.ended() && reader.file_done();
+    p.ok = checked.ended() && reader.file_done() && !ctx.whole_stream_only;
     p.newlines = reader.file_newlines();
   } catch (const FileChanged&) {
     p.changed = true;

@@ -3,7 +3,9 @@
 // object's tree rather than decoding it.
 #include "kpreempt/load/scan.h"
 
+#include "load/document_rules.h"
 #include "load/folder_walk.h"
+#include "load/input_hints.h"
 #include "load/tree_builder.h"
 #include "load/value.h"
 
@@ -44,6 +46,8 @@ class Scanner {
         top_map(ev.mark);
       } else if (ev.type == EventType::seq_start) {
         items();
+      } else if (ev.type == EventType::scalar && !table_output_error(ev.text).empty()) {
+        throw InputError(m_tree.loc(ev.mark), table_output_error(ev.text));
       } else if (ev.type == EventType::scalar && !null_scalar(ev)) {
         error(ev.mark, "expected a Kubernetes object, got \"" + std::string(ev.text) + "\"");
       }
@@ -58,9 +62,11 @@ class Scanner {
   // A document's root map: an object, or a List when it holds an `items` list.
   void top_map(Mark mark) {
     m_builder.begin(mark);
+    RootKeys root(m_tree.file);
     for (;;) {
       const Event& key = m_src.next();
       if (key.type == EventType::map_end) {
+        m_builder.check_root_duplicates();
         keep();
         return;
       }
@@ -70,16 +76,19 @@ class Scanner {
       std::string name(key.text);
       Mark key_mark = key.mark;
       const Event& value = m_src.next();
+      root.add(name, key_mark, value);
       if (name == "items" && value.type == EventType::seq_start) {
-        items();
-        m_src.skip_value_rest();  // the List's own kind and metadata
+        root.check_repeats();
+        items(&root);
+        root.read_rest(m_src);  // the List's own kind and metadata
+        keep_held(root);
         return;
       }
       m_builder.add_root_member(name, key_mark, value);
     }
   }
 
-  void items() {
+  void items(const RootKeys* list = nullptr) {
     for (;;) {
       const Event& ev = m_src.next();
       if (ev.type == EventType::seq_end || ev.type == EventType::stream_end) {
@@ -88,6 +97,13 @@ class Scanner {
       if (ev.type == EventType::map_start) {
         m_builder.begin(ev.mark);
         m_builder.finish();
+        if (list != nullptr && !has_kind(m_tree)) {
+          if (!list->kind_seen()) {
+            m_held.push_back(m_tree);  // the List's kind may follow its items
+            continue;
+          }
+          lend_kind(m_builder, m_tree, *list);
+        }
         keep();
       } else if (ev.type == EventType::seq_start) {
         error(ev.mark, "expected a Kubernetes object, got a list");
@@ -96,6 +112,18 @@ class Scanner {
         error(ev.mark, "expected a Kubernetes object, got \"" + std::string(ev.text) + "\"");
       }
     }
+  }
+
+  void keep_held(const RootKeys& list) {
+    for (Tree& tree : m_held) {
+      std::swap(m_tree.nodes, tree.nodes);
+      std::swap(m_tree.text, tree.text);
+      m_tree.duplicate = tree.duplicate;
+      m_tree.duplicate_first = tree.duplicate_first;
+      lend_kind(m_builder, m_tree, list);
+      keep();
+    }
+    m_held.clear();
   }
 
   std::string member_text(std::string_view key) const {
@@ -117,6 +145,7 @@ class Scanner {
   }
 
   void keep() {
+    name_from_generate_name(m_tree, m_generated);
     std::string kind = member_text("kind");
     if (kind.empty()) {
       if (!has_member("partitions")) {
@@ -126,9 +155,7 @@ class Scanner {
       kind = "queues.yaml";
     }
     if (m_tree.duplicate != k_nil) {
-      const TreeNode& dup = m_tree.nodes[m_tree.duplicate];
-      error(dup.key_mark,
-            kind + ": duplicate key \"" + std::string(m_tree.key(m_tree.duplicate)) + "\"");
+      error(m_tree.nodes[m_tree.duplicate].key_mark, kind + ": " + duplicate_key_message(m_tree));
       return;
     }
     m_out.push_back(ScannedObject{std::make_shared<Tree>(m_tree), member_text("apiVersion"), kind});
@@ -139,6 +166,8 @@ class Scanner {
   std::vector<Diagnostic>& m_diags;
   Tree m_tree;
   TreeBuilder m_builder;
+  std::map<std::string, unsigned, std::less<>> m_generated;
+  std::vector<Tree> m_held;  // kindless List items, kept until the List's kind is read
 };
 
 void scan_source(EventSource& src, std::vector<ScannedObject>& out,
@@ -158,12 +187,14 @@ void scan_file(const std::string& path, std::vector<ScannedObject>& out,
                                "cannot open \"" + path + "\": " + std::strerror(errno)});
     return;
   }
+  const std::size_t first = diags.size();
   try {
     std::unique_ptr<EventSource> src = open_source(file, path);
     scan_source(*src, out, diags);
   } catch (const InputError& e) {
     diags.push_back(Diagnostic{Severity::error, e.loc(), e.what()});
   }
+  add_input_hints(path, first, diags);
 }
 
 }  // namespace

@@ -4,12 +4,15 @@
 // comes before `kind: List`: any top-level map with an `items` list is taken for a List.
 #include "load/stream.h"
 
+#include "load/document_rules.h"
 #include "load/tree_builder.h"
 
 #include <fmt/format.h>
 
 namespace kpreempt::load {
 namespace {
+
+constexpr std::size_t k_max_held_bytes = std::size_t{64} << 20;
 
 bool null_scalar(const Event& ev) {
   return ev.style == ScalarStyle::plain &&
@@ -57,8 +60,9 @@ class StreamReader {
 
  private:
   void top_map(Mark mark);
-  void items();
-  void list_tail();
+  void items(const RootKeys* list = nullptr);
+  void hold_kindless();
+  void decode_held(const RootKeys& list);
   void decode();
   void decode_checked(Field root, Object& obj);
   std::string describe(const KindEntry& entry, const Field& root) const;
@@ -72,6 +76,10 @@ class StreamReader {
   Tree m_tree;
   TreeBuilder m_builder;
   std::string m_key;
+  // Items without a kind in a List whose kind comes after its items (kubectl sorts keys):
+  // decoded once the List's kind is read.
+  std::vector<Tree> m_held;
+  std::size_t m_held_bytes = 0;
 };
 
 void StreamReader::run() {
@@ -89,6 +97,9 @@ void StreamReader::run() {
         break;
       case EventType::scalar:
         m_builder.count_object(ev.mark);
+        if (std::string table = table_output_error(ev.text); !table.empty()) {
+          throw InputError(m_tree.loc(ev.mark), std::move(table));
+        }
         if (!null_scalar(ev)) {
           error(m_tree.loc(ev.mark),
                 "expected a Kubernetes object, got \"" + std::string(ev.text) + "\"");
@@ -103,9 +114,11 @@ void StreamReader::run() {
 // The root map of a document: an object, or a List when it holds an `items` list.
 void StreamReader::top_map(Mark mark) {
   m_builder.begin(mark);
+  RootKeys root(m_tree.file);
   for (;;) {
     const Event& key = m_src.next();
     if (key.type == EventType::map_end) {
+      m_builder.check_root_duplicates();
       decode();
       return;
     }
@@ -116,36 +129,21 @@ void StreamReader::top_map(Mark mark) {
     m_key.assign(key.text);
     Mark key_mark = key.mark;
     const Event& value = m_src.next();
+    root.add(m_key, key_mark, value);
     if (m_key == "items" && value.type == EventType::seq_start) {
-      items();
-      list_tail();
+      root.check_repeats();
+      items(&root);
+      // The members after the items (kind, metadata) are read for their kind and keys only.
+      root.read_rest(m_src);
+      decode_held(root);
       return;
     }
     m_builder.add_root_member(m_key, key_mark, value);
   }
 }
 
-// The members of a List after its items (kind, metadata) say nothing kpreempt needs, but a
-// second `items` would be items lost without a word.
-void StreamReader::list_tail() {
-  for (;;) {
-    const Event& key = m_src.next();
-    if (key.type == EventType::map_end || key.type == EventType::stream_end) {
-      return;
-    }
-    if (key.type == EventType::scalar && key.text == "items") {
-      throw InputError(m_tree.loc(key.mark), "List: duplicate key \"items\"");
-    }
-    const Event& value = m_src.next();
-    if (key.type != EventType::scalar || value.type == EventType::map_start ||
-        value.type == EventType::seq_start) {
-      m_src.skip_value_rest();
-    }
-  }
-}
-
 // The items of a List (or of a top-level sequence), each decoded on its own.
-void StreamReader::items() {
+void StreamReader::items(const RootKeys* list) {
   for (;;) {
     m_cap.trim();
     const Event& ev = m_src.next();
@@ -156,6 +154,13 @@ void StreamReader::items() {
       case EventType::map_start:
         m_builder.begin(ev.mark);
         m_builder.finish();
+        if (list != nullptr && !has_kind(m_tree)) {
+          if (!list->kind_seen()) {
+            hold_kindless();
+            break;
+          }
+          lend_kind(m_builder, m_tree, *list);
+        }
         decode();
         break;
       case EventType::seq_start:
@@ -174,6 +179,32 @@ void StreamReader::items() {
   }
 }
 
+// A kindless item waits for the List's kind. Held items are bounded like one object: past
+// that, the List must name each item's kind itself.
+void StreamReader::hold_kindless() {
+  m_held_bytes += m_tree.text.size() + m_tree.nodes.size() * sizeof(TreeNode);
+  if (m_held_bytes > k_max_held_bytes) {
+    throw InputError(m_tree.loc(m_tree.nodes[0].mark),
+                     "items without a kind are held until the List's kind is read, and these "
+                     "exceed 64 MiB; give each item its kind");
+  }
+  m_held.push_back(m_tree);
+  m_ctx.whole_stream_only = true;
+}
+
+void StreamReader::decode_held(const RootKeys& list) {
+  for (Tree& tree : m_held) {
+    std::swap(m_tree.nodes, tree.nodes);
+    std::swap(m_tree.text, tree.text);
+    m_tree.duplicate = tree.duplicate;
+    m_tree.duplicate_first = tree.duplicate_first;
+    lend_kind(m_builder, m_tree, list);
+    decode();
+  }
+  m_held.clear();
+  m_held_bytes = 0;
+}
+
 std::string StreamReader::describe(const KindEntry& entry, const Field& root) const {
   Field meta = root["metadata"];
   if (!meta.is_map() || meta["name"].is_map() || meta["name"].is_seq() || !meta["name"].present()) {
@@ -182,7 +213,7 @@ std::string StreamReader::describe(const KindEntry& entry, const Field& root) co
   // A name the API server would refuse is not repeated in messages: it may hold escape
   // sequences or line breaks; the message about it gives its location instead.
   std::string name = meta["name"].str();
-  if (!dns1123_subdomain(name)) {
+  if (!valid_object_name(name)) {
     return std::string(entry.kind);
   }
   std::string out = std::string(entry.kind) + " ";
@@ -196,6 +227,9 @@ std::string StreamReader::describe(const KindEntry& entry, const Field& root) co
 void StreamReader::decode() {
   if (m_ctx.progress != nullptr) {
     m_ctx.progress->objects.fetch_add(1, std::memory_order_relaxed);
+  }
+  if (name_from_generate_name(m_tree, m_ctx.generated_names)) {
+    m_ctx.whole_stream_only = true;
   }
   Object obj{m_tree, ""};
   try {
@@ -237,9 +271,8 @@ void StreamReader::decode_checked(Field root, Object& obj) {
     const TreeNode& dup = m_tree.nodes[m_tree.duplicate];
     Field map(obj, dup.parent);
     std::string where = map.path().empty() ? "" : map.path() + ": ";
-    throw InputError(m_tree.loc(dup.key_mark), obj.description + ": " + where + "duplicate key \"" +
-                                                   std::string(m_tree.key(m_tree.duplicate)) +
-                                                   "\"");
+    throw InputError(m_tree.loc(dup.key_mark),
+                     obj.description + ": " + where + duplicate_key_message(m_tree));
   }
   entry->decode(root, m_ctx);
 }

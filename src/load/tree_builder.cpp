@@ -242,6 +242,7 @@ void TreeBuilder::check_duplicates(std::uint32_t map) {
       for (std::uint32_t d = first; d != c; d = m_tree.nodes[d].next) {
         if (m_tree.key(c) == m_tree.key(d)) {
           m_tree.duplicate = c;
+          m_tree.duplicate_first = d;
           return;
         }
       }
@@ -256,7 +257,9 @@ void TreeBuilder::check_duplicates(std::uint32_t map) {
                    [&](std::uint32_t a, std::uint32_t b) { return m_tree.key(a) < m_tree.key(b); });
   for (std::size_t i = 1; i < members.size(); ++i) {
     if (m_tree.key(members[i]) == m_tree.key(members[i - 1])) {
+      // The stable sort keeps equal keys in document order: i - 1 came first.
       m_tree.duplicate = members[i];
+      m_tree.duplicate_first = members[i - 1];
       return;
     }
   }

@@ -22,6 +22,9 @@ class TreeBuilder {
   void add_root_member(std::string_view key, Mark key_mark, const Event& value);
   // Reads the rest of the root map up to its map_end.
   void finish();
+  // Notes a repeated key among the root members added one by one (add_root_member), as
+  // finish() does for the rest.
+  void check_root_duplicates() { check_duplicates(0); }
   // Counts an object or a stray value of the stream (begin() counts its own); throws
   // InputError past the limit of objects per file, so that an endless stream ends.
   void count_object(Mark mark);

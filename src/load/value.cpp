@@ -259,10 +259,21 @@ model::Quantity Field::quantity() const {
   }
   std::string_view t = scalar_text("a quantity");
   model::QuantityParse q = model::parse_quantity(t);
+  if (q.out_of_range) {
+    fail(quoted(t) + " is out of range: " + q.error);
+  }
   if (!q.value) {
     fail(quoted(t) + " is not a quantity");
   }
   return *q.value;
+}
+
+model::Quantity Field::quantity_of(std::string_view resource) const {
+  model::Quantity q = quantity();
+  if (std::string limit = model::resource_limit_error(resource, q); !limit.empty()) {
+    fail(quoted(str()) + " is out of range: " + limit);
+  }
+  return q;
 }
 
 std::optional<model::Instant> Field::time() const {
@@ -286,7 +297,8 @@ model::StringMap Field::string_map() const {
 
 model::ResourceList Field::resource_list() const {
   model::ResourceList out;
-  each_member([&](const Field& m) { out.emplace_back(std::string(m.key()), m.quantity()); });
+  each_member(
+      [&](const Field& m) { out.emplace_back(std::string(m.key()), m.quantity_of(m.key())); });
   std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
   return out;
 }

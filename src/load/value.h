@@ -36,12 +36,14 @@ struct Tree {
   std::vector<TreeNode> nodes;
   std::string text;
   std::string file;
-  std::uint32_t duplicate = k_nil;  // first member whose key repeats an earlier one
+  std::uint32_t duplicate = k_nil;        // first member whose key repeats an earlier one
+  std::uint32_t duplicate_first = k_nil;  // the earlier member it repeats
 
   void clear() {
     nodes.clear();
     text.clear();
     duplicate = k_nil;
+    duplicate_first = k_nil;
   }
   std::string_view str(std::uint32_t off, std::uint32_t len) const {
     return std::string_view(text).substr(off, len);
@@ -97,6 +99,8 @@ class Field {
   std::optional<std::int32_t> opt_int32() const;
   bool boolean(bool def = false) const;
   model::Quantity quantity() const;
+  // The same, refusing an amount `resource` cannot hold upstream (resource_limit_error).
+  model::Quantity quantity_of(std::string_view resource) const;
   std::optional<model::Instant> time() const;
 
   model::StringMap string_map() const;

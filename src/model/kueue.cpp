@@ -3,7 +3,10 @@
 // (kubernetes-sigs/kueue v0.14 pkg/workload/workload.go, pkg/resources).
 #include "kpreempt/model/kueue.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
+#include <limits>
 
 namespace kpreempt::model {
 namespace {
@@ -14,10 +17,13 @@ const T* find_if_ptr(const std::vector<T>& v, Pred pred) {
   return it == v.end() ? nullptr : &*it;
 }
 
+using Wide = Quantity::Wide;
+using WideAmounts = std::map<std::string, Wide>;
+
 // One container's effective requests: its requests, plus limits for resources it does not
 // request (the API server defaults requests to limits; Kueue does the same for templates).
-KueueAmounts container_requests(const KueueContainer& c) {
-  KueueAmounts out;
+WideAmounts container_requests(const KueueContainer& c) {
+  WideAmounts out;
   for (const auto& [name, q] : c.limits) {
     out[name] = kueue_amount(name, q);
   }
@@ -79,8 +85,12 @@ std::int64_t kueue_amount(std::string_view resource, Quantity q) {
   return q.value_ceil();
 }
 
-KueueAmounts pod_set_requests(const KueuePodSet& ps, std::int64_t count) {
-  KueueAmounts per_pod;
+namespace {
+
+// Each loaded amount fits int64, so 128 bits hold the sums and the product with an int32
+// count exactly.
+WideAmounts wide_pod_set_requests(const KueuePodSet& ps, std::int64_t count) {
+  WideAmounts per_pod;
   for (const KueueContainer& c : ps.containers) {
     for (const auto& [name, v] : container_requests(c)) {
       per_pod[name] += v;
@@ -98,6 +108,30 @@ KueueAmounts pod_set_requests(const KueuePodSet& ps, std::int64_t count) {
     v *= count;
   }
   return per_pod;
+}
+
+constexpr Wide k_int64_max = std::numeric_limits<std::int64_t>::max();
+constexpr Wide k_int64_min = std::numeric_limits<std::int64_t>::min();
+
+}  // namespace
+
+KueueAmounts pod_set_requests(const KueuePodSet& ps, std::int64_t count) {
+  KueueAmounts out;
+  for (const auto& [name, v] : wide_pod_set_requests(ps, count)) {
+    out[name] = static_cast<std::int64_t>(std::clamp(v, k_int64_min, k_int64_max));
+  }
+  return out;
+}
+
+std::string pod_set_limit_error(const KueuePodSet& ps, std::int64_t count) {
+  for (const auto& [name, v] : wide_pod_set_requests(ps, count)) {
+    if (v > k_int64_max || v < k_int64_min) {
+      return fmt::format("{} pods request more {} than Kueue can count (int64, at most {}{})",
+                         count, name, std::numeric_limits<std::int64_t>::max(),
+                         name == "cpu" ? "m" : "");
+    }
+  }
+  return {};
 }
 
 }  // namespace kpreempt::model

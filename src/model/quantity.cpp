@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // Parsing Kubernetes quantities exactly as resource.ParseQuantity scans them, then reducing
-// them to int64 milli-units the way MilliValue() rounds.
+// them to exact milli-units the way MilliValue() rounds; per-resource int64 limits on top.
 
 #include "kpreempt/model/quantity.h"
 
@@ -13,9 +13,16 @@
 namespace kpreempt::model {
 namespace {
 
-__extension__ typedef __int128 I128;
+using I128 = Quantity::Wide;
 
 constexpr std::int64_t k_max = std::numeric_limits<std::int64_t>::max();
+constexpr std::int64_t k_min = std::numeric_limits<std::int64_t>::min();
+// The largest magnitude whose whole units, rounded up, still fit int64.
+constexpr I128 k_max_milli = I128{k_max} * 1000;
+
+std::int64_t clamp64(I128 v) {
+  return v > k_max ? k_max : v < k_min ? k_min : static_cast<std::int64_t>(v);
+}
 
 bool is_digit(char c) {
   return c >= '0' && c <= '9';
@@ -159,8 +166,8 @@ void double_digits(std::string& digits) {
   }
 }
 
-// ceil(digits * 10^shift) as int64, or nullopt when it does not fit.
-std::optional<std::int64_t> scale_up_ceil(std::string digits, std::int64_t shift) {
+// ceil(digits * 10^shift), or nullopt when it is above k_max_milli.
+std::optional<I128> scale_up_ceil(std::string digits, std::int64_t shift) {
   const std::size_t lead = digits.find_first_not_of('0');
   if (lead == std::string::npos) {
     return 0;
@@ -177,8 +184,8 @@ std::optional<std::int64_t> scale_up_ceil(std::string digits, std::int64_t shift
     digits.resize(keep);
     shift = 0;
   }
-  if (static_cast<std::int64_t>(digits.size()) + shift > 19) {
-    return std::nullopt;
+  if (static_cast<std::int64_t>(digits.size()) + shift > 23) {
+    return std::nullopt;  // k_max_milli has 23 digits
   }
   I128 v = 0;
   for (char c : digits) {
@@ -188,26 +195,44 @@ std::optional<std::int64_t> scale_up_ceil(std::string digits, std::int64_t shift
     v *= 10;
   }
   v += round_up ? 1 : 0;
-  if (v > k_max) {
+  if (v > k_max_milli) {
     return std::nullopt;
   }
-  return static_cast<std::int64_t>(v);
+  return v;
 }
 
 }  // namespace
 
+std::int64_t Quantity::milli() const {
+  return clamp64(m_milli);
+}
+
 std::int64_t Quantity::value_ceil() const {
   // Away from zero for negative amounts, like the int64 path of Quantity.Value(); requests
   // and allocatable are never negative in a valid object anyway.
-  const std::int64_t whole = m_milli / 1000;
-  const std::int64_t rest = m_milli % 1000;
+  const I128 whole = m_milli / 1000;
+  const I128 rest = m_milli % 1000;
   if (rest > 0) {
-    return whole + 1;
+    return clamp64(whole + 1);
   }
   if (rest < 0) {
-    return whole - 1;
+    return clamp64(whole - 1);
   }
-  return whole;
+  return clamp64(whole);
+}
+
+std::string resource_limit_error(std::string_view resource, Quantity q) {
+  const I128 milli = q.wide_milli();
+  if (resource == "cpu") {
+    if (milli > k_max || milli < k_min) {
+      return fmt::format("cpu is compared in int64 milli-units (MilliValue), at most {}m", k_max);
+    }
+    return {};
+  }
+  if (milli > k_max_milli || milli < -k_max_milli) {
+    return fmt::format("{} is compared in int64 whole units (Value), at most {}", resource, k_max);
+  }
+  return {};
 }
 
 QuantityParse parse_quantity(std::string_view text) {
@@ -232,24 +257,25 @@ QuantityParse parse_quantity(std::string_view text) {
       (suffix->base == 10 ? suffix->exponent : 0) - static_cast<std::int64_t>(s.denom.size());
   // Rounding the magnitude up matches ParseQuantity (nano, away from zero) followed by
   // MilliValue (up) for every positive amount.
-  const std::optional<std::int64_t> magnitude = scale_up_ceil(std::move(digits), decimal_exp + 3);
+  const std::optional<I128> magnitude = scale_up_ceil(std::move(digits), decimal_exp + 3);
   if (!magnitude) {
-    return {std::nullopt, "value out of range"};
+    return {std::nullopt,
+            fmt::format("a resource is compared in int64 whole units (Value), at most {}", k_max),
+            true};
   }
-  const std::int64_t milli = s.negative ? -*magnitude : *magnitude;
-  return {Quantity::from_milli(milli), {}};
+  return {Quantity::from_wide_milli(s.negative ? -*magnitude : *magnitude), {}};
 }
 
 std::string to_string(Quantity q, bool binary_suffixes) {
-  const std::int64_t milli = q.milli();
+  const I128 milli = q.wide_milli();
   if (milli % 1000 != 0) {
     return fmt::format("{}m", milli);
   }
-  const std::int64_t units = milli / 1000;
+  const I128 units = milli / 1000;
   if (binary_suffixes && units != 0) {
     static constexpr std::array<std::string_view, 6> k_names{"Ki", "Mi", "Gi", "Ti", "Pi", "Ei"};
     for (int i = 5; i >= 0; --i) {
-      const std::int64_t unit = std::int64_t{1} << (10 * (i + 1));
+      const I128 unit = I128{1} << (10 * (i + 1));
       if (units % unit == 0) {
         return fmt::format("{}{}", units / unit, k_names[static_cast<std::size_t>(i)]);
       }

@@ -82,20 +82,20 @@ bool is_scalar_resource(std::string_view name) {
   return is_qualified_request_name(name);
 }
 
-// A v1.ResourceList being aggregated: exact milli-units per name.
-using Sum = std::map<std::string, std::int64_t, std::less<>>;
+// A v1.ResourceList being aggregated: exact milli-units per name, as Quantity.Add keeps them.
+// 128 bits hold any sum of loaded amounts, so the limits are checked once, on the total.
+using Wide = Quantity::Wide;
+using Sum = std::map<std::string, Wide, std::less<>>;
 
 void add_into(Sum& sum, const ResourceList& list) {
   for (const auto& [name, q] : list) {
-    std::int64_t& slot = sum[name];
-    slot = saturating_add(slot, q.milli());
+    sum[name] += q.wide_milli();
   }
 }
 
 void add_into(Sum& sum, const Sum& other) {
   for (const auto& [name, v] : other) {
-    std::int64_t& slot = sum[name];
-    slot = saturating_add(slot, v);
+    sum[name] += v;
   }
 }
 
@@ -145,9 +145,9 @@ Sum aggregate_containers(const Pod& pod) {
 Resources set_max_resource(const Sum& sum) {
   Resources r;
   for (const auto& [name, milli] : sum) {
-    const Quantity q = Quantity::from_milli(milli);
+    const Quantity q = Quantity::from_wide_milli(milli);
     if (name == k_cpu) {
-      r.cpu_milli = std::max<std::int64_t>(0, milli);
+      r.cpu_milli = std::max<std::int64_t>(0, q.milli());
     } else if (name == k_memory) {
       r.memory = std::max<std::int64_t>(0, q.value_ceil());
     } else if (name == k_ephemeral) {
@@ -243,7 +243,9 @@ Resources to_resources(const ResourceList& list) {
   return r;
 }
 
-Resources pod_requests(const Pod& pod) {
+namespace {
+
+Sum pod_request_sum(const Pod& pod) {
   Sum reqs = aggregate_containers(pod);
   // IsPodLevelRequestsSet: only cpu and memory count as pod-level resources (v1.34); when one
   // is set, each set one replaces the container aggregate for that resource alone.
@@ -252,11 +254,27 @@ Resources pod_requests(const Pod& pod) {
         std::lower_bound(pod.pod_level_requests.begin(), pod.pod_level_requests.end(), name,
                          [](const auto& e, std::string_view n) { return e.first < n; });
     if (it != pod.pod_level_requests.end() && it->first == name) {
-      reqs[std::string(name)] = it->second.milli();
+      reqs[std::string(name)] = it->second.wide_milli();
     }
   }
   add_into(reqs, pod.overhead);
-  return set_max_resource(reqs);
+  return reqs;
+}
+
+}  // namespace
+
+Resources pod_requests(const Pod& pod) {
+  return set_max_resource(pod_request_sum(pod));
+}
+
+std::string pod_requests_limit_error(const Pod& pod) {
+  for (const auto& [name, milli] : pod_request_sum(pod)) {
+    std::string limit = resource_limit_error(name, Quantity::from_wide_milli(milli));
+    if (!limit.empty()) {
+      return limit;
+    }
+  }
+  return {};
 }
 
 }  // namespace kpreempt::model

@@ -59,7 +59,8 @@ TEST_CASE("a bad boolean and a map in place of a string are refused", "[load]") 
 TEST_CASE("a duplicate key is refused where it repeats", "[load]") {
   CHECK(messages_for("apiVersion: v1\nkind: Node\nmetadata:\n  name: n\n  labels:\n    a: 1\n"
                      "    a: 2\n") ==
-        V{"dump.yaml:7:5: error: Node n: metadata.labels: duplicate key \"a\""});
+        V{"dump.yaml:7:5: error: Node n: metadata.labels: duplicate key \"a\", already defined at "
+          "line 6"});
 }
 
 TEST_CASE("an object without kind or name is refused", "[load]") {

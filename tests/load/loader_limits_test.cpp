@@ -135,7 +135,9 @@ TEST_CASE("CRLF line endings load with the right line numbers", "[bad][load]") {
   }
   Loaded l = load(dump);
   REQUIRE(l.diags.size() == 1);
-  CHECK(l.diags[0] == "dump.yaml:19:3: error: Pod a/p: spec: duplicate key \"priority\"");
+  CHECK(l.diags[0] ==
+        "dump.yaml:19:3: error: Pod a/p: spec: duplicate key \"priority\", already defined at "
+        "line 15");
 }
 
 TEST_CASE("a tab used for indentation is a located error with a hint", "[bad][load]") {

@@ -335,3 +335,25 @@ TEST_CASE("a List whose lines are not kubectl's own is never split", "[load][par
     CHECK(in_parts(path, 4) == one_thread(path));
   }
 }
+
+TEST_CASE("a List of generateName-only pods is not split, so each made-up name is unique",
+          "[load][parallel]") {
+  // Names from generateName are numbered per file: parts numbering on their own would give
+  // two pods the same name.
+  std::string text = "apiVersion: v1\nitems:\n";
+  for (int i = 0; i < 120; ++i) {
+    text += fmt::format(
+        "- apiVersion: v1\n  kind: Pod\n  metadata:\n    generateName: web-\n"
+        "    namespace: team-a\n  spec:\n    containers:\n    - name: c{}\n      resources:\n"
+        "        requests:\n          cpu: 100m\n",
+        i);
+  }
+  text += "kind: List\nmetadata:\n  resourceVersion: \"\"\n";
+  const std::string path = write_temp("generate-name.yaml", text);
+  CHECK_FALSE(in_parts(path, 4));
+  const std::string one = one_thread(path);
+  CHECK(one.find("pod team-a/web-<generated> ") != std::string::npos);
+  CHECK(one.find("pod team-a/web-<generated-120> ") != std::string::npos);
+  CHECK(one.find("error") == std::string::npos);
+  fs::remove(path);
+}

@@ -97,7 +97,8 @@ TEST_CASE("a List never loses items without a word", "[load][yaml]") {
   }
   SECTION("items twice") {
     CHECK(messages_for("apiVersion: v1\nitems: []\nkind: List\nitems:\n- kind: Node\n") ==
-          std::vector<std::string>{"dump.yaml:4:1: error: List: duplicate key \"items\""});
+          std::vector<std::string>{
+              "dump.yaml:4:1: error: List: duplicate key \"items\", already defined at line 2"});
   }
   SECTION("but an empty List may say items: null") {
     CHECK(messages_for("apiVersion: v1\nitems: null\nkind: List\n").empty());

@@ -87,15 +87,53 @@ TEST_CASE("amounts finer than a milli-unit round up", "[model][quantity]") {
   CHECK(milli("-0.1m") == -1);
 }
 
-TEST_CASE("values beyond int64 milli-units are out of range", "[model][quantity]") {
-  CHECK(error_of("1Ei") == "value out of range");
-  CHECK(error_of("1E") == "value out of range");
-  CHECK(error_of("10P") == "value out of range");
-  CHECK(error_of("1e100") == "value out of range");
-  CHECK(error_of("99999999999999999999") == "value out of range");
+TEST_CASE("values beyond int64 milli-units parse when their whole units fit", "[model][quantity]") {
+  const auto wide = [](std::string_view text) {
+    const auto r = parse_quantity(text);
+    REQUIRE(r.value.has_value());
+    return *r.value;
+  };
+  CHECK(wide("1Ei").value_ceil() == 1152921504606846976);
+  CHECK(wide("1E").value_ceil() == 1000000000000000000);
+  CHECK(wide("10P").value_ceil() == 10000000000000000);
+  CHECK(wide("1000000000Gi").value_ceil() == 1073741824000000000);
+  CHECK(wide("9223372036854775807").value_ceil() == INT64_MAX);
+  CHECK(wide("9223372036854775806.5").value_ceil() == INT64_MAX);
+  // milli() clamps; only cpu is read in milli-units, and the loader refuses cpu this large.
+  CHECK(wide("1Ei").milli() == INT64_MAX);
   CHECK(milli("9223372036854775807m") == INT64_MAX);
-  CHECK(error_of("9223372036854775808m") == "value out of range");
   CHECK(milli("8Pi") == 9007199254740992000);
+}
+
+TEST_CASE("values whose whole units exceed int64 are out of range", "[model][quantity]") {
+  const std::string limit =
+      "a resource is compared in int64 whole units (Value), at most 9223372036854775807";
+  CHECK(error_of("1e100") == limit);
+  CHECK(error_of("99999999999999999999") == limit);
+  CHECK(error_of("9223372036854775808") == limit);
+  CHECK(error_of("8Ei") == limit);
+  CHECK(parse_quantity("8Ei").out_of_range);
+  CHECK_FALSE(parse_quantity("1.5.0").out_of_range);
+}
+
+TEST_CASE("each resource is limited in the unit upstream compares it in", "[model][quantity]") {
+  using kpreempt::model::resource_limit_error;
+  const auto q = [](std::string_view text) { return *parse_quantity(text).value; };
+  CHECK(resource_limit_error("memory", q("7Ei")).empty());
+  CHECK(resource_limit_error("cpu", q("9223372036854775807m")).empty());
+  CHECK(resource_limit_error("cpu", q("10P")) ==
+        "cpu is compared in int64 milli-units (MilliValue), at most 9223372036854775807m");
+  CHECK(resource_limit_error("cpu", q("-10P")) ==
+        "cpu is compared in int64 milli-units (MilliValue), at most 9223372036854775807m");
+  CHECK(resource_limit_error("nvidia.com/gpu", q("9223372036854775807")).empty());
+}
+
+TEST_CASE("sums of quantities are exact beyond int64 milli-units", "[model][quantity]") {
+  const Quantity big = Quantity::from_units(INT64_MAX);
+  CHECK((big + big).value_ceil() == INT64_MAX);  // clamped, never wrapped
+  CHECK(kpreempt::model::to_string(Quantity::from_units(INT64_MAX)) == "9223372036854775807");
+  CHECK(kpreempt::model::to_string(Quantity::from_units(1073741824000000000), true) ==
+        "1000000000Gi");
 }
 
 TEST_CASE("malformed quantities are rejected with a reason", "[model][quantity]") {
@@ -119,6 +157,7 @@ TEST_CASE("value_ceil rounds whole units up", "[model][quantity]") {
   CHECK(Quantity::from_milli(0).value_ceil() == 0);
   CHECK(Quantity::from_milli(-1500).value_ceil() == -2);
   CHECK(Quantity::from_milli(INT64_MAX).value_ceil() == INT64_MAX / 1000 + 1);
+  CHECK(Quantity::from_units(INT64_MAX).value_ceil() == INT64_MAX);
 }
 
 TEST_CASE("quantities render as milli, integers or binary suffixes", "[model][quantity]") {

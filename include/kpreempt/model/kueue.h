@@ -174,6 +174,11 @@ using KueueAmounts = std::map<std::string, std::int64_t>;
 
 // Total requests of one pod set for `count` pods: per pod, the container sum (a missing
 // request falls back to the limit), raised to any single init container, plus overhead.
+// Sums are exact; a total beyond int64 is clamped (the loader refuses such a pod set first,
+// see pod_set_limit_error).
 KueueAmounts pod_set_requests(const KueuePodSet& ps, std::int64_t count);
+// Why pod_set_requests(ps, count) does not fit int64 for some resource (Kueue's int64 sum
+// would wrap), naming the resource and the limit; empty when it fits.
+std::string pod_set_limit_error(const KueuePodSet& ps, std::int64_t count);
 
 }  // namespace kpreempt::model

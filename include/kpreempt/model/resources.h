@@ -39,4 +39,8 @@ Resources to_resources(const ResourceList& list);
 // the init-container maximum, pod-level requests for cpu/memory, plus overhead. pods = 0.
 Resources pod_requests(const Pod& pod);
 
+// Why pod_requests(pod) cannot be held as upstream holds it (a total beyond int64 in the
+// resource's unit; upstream's sum would wrap), or empty.
+std::string pod_requests_limit_error(const Pod& pod);
+
 }  // namespace kpreempt::model
