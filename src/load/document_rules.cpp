@@ -79,6 +79,13 @@ bool has_kind(const Tree& tree) {
   return false;
 }
 
+void resume_held(Tree& current, Tree& held) {
+  std::swap(current.nodes, held.nodes);
+  std::swap(current.text, held.text);
+  current.duplicate = held.duplicate;
+  current.duplicate_first = held.duplicate_first;
+}
+
 void lend_kind(TreeBuilder& builder, Tree& tree, const RootKeys& root) {
   const std::string kind = root.item_kind();
   if (kind.empty() || has_kind(tree)) {

@@ -45,6 +45,9 @@ class RootKeys {
 
 // Whether the object in `tree` has a `kind` member.
 bool has_kind(const Tree& tree);
+// Makes `current` the object held in `held` until its List's kind was known (their storage is
+// swapped, so `held` is left with the old contents).
+void resume_held(Tree& current, Tree& held);
 // Gives the object in `tree` (just built by `builder`) the kind of its List's items, and the
 // List's apiVersion when it has none, as the API server's typed Lists imply them.
 void lend_kind(TreeBuilder& builder, Tree& tree, const RootKeys& root);

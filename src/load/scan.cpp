@@ -116,10 +116,7 @@ class Scanner {
 
   void keep_held(const RootKeys& list) {
     for (Tree& tree : m_held) {
-      std::swap(m_tree.nodes, tree.nodes);
-      std::swap(m_tree.text, tree.text);
-      m_tree.duplicate = tree.duplicate;
-      m_tree.duplicate_first = tree.duplicate_first;
+      resume_held(m_tree, tree);
       lend_kind(m_builder, m_tree, list);
       keep();
     }

@@ -194,10 +194,7 @@ void StreamReader::hold_kindless() {
 
 void StreamReader::decode_held(const RootKeys& list) {
   for (Tree& tree : m_held) {
-    std::swap(m_tree.nodes, tree.nodes);
-    std::swap(m_tree.text, tree.text);
-    m_tree.duplicate = tree.duplicate;
-    m_tree.duplicate_first = tree.duplicate_first;
+    resume_held(m_tree, tree);
     lend_kind(m_builder, m_tree, list);
     decode();
   }

@@ -9,22 +9,13 @@
 
 #include <catch2/catch.hpp>
 
-#include <fstream>
-#include <sstream>
-
 namespace kpreempt::load {
 namespace {
 
 using testing::load_text;
 using testing::messages_for;
+using testing::real_fixture;
 using V = std::vector<std::string>;
-
-std::string fixture(const std::string& name) {
-  std::ifstream in(std::string(KPREEMPT_TESTDATA) + "/load/real/" + name, std::ios::binary);
-  std::ostringstream out;
-  out << in.rdbuf();
-  return out.str();
-}
 
 std::string pod_requesting(std::string_view requests) {
   return "apiVersion: v1\nkind: Pod\nmetadata:\n  name: x\n  namespace: a\nspec:\n"
@@ -33,7 +24,7 @@ std::string pod_requesting(std::string_view requests) {
 }
 
 TEST_CASE("a memory quota beyond int64 milli-units loads in whole bytes", "[load][real]") {
-  const auto loaded = load_text(fixture("kueue-big-quota.yaml"), "kueue-big-quota.yaml");
+  const auto loaded = load_text(real_fixture("kueue-big-quota.yaml"), "kueue-big-quota.yaml");
   REQUIRE(loaded.messages.empty());
   const auto& cqs = loaded.snapshot.kueue().cluster_queues;
   REQUIRE(cqs.size() == 1);
@@ -72,7 +63,7 @@ TEST_CASE("requests that add up beyond int64 are an error, not a wrapped sum", "
 }
 
 TEST_CASE("a Workload's count times its request beyond int64 is an error", "[load][real]") {
-  CHECK(messages_for(fixture("kueue-count-overflow.yaml"), "w.yaml") ==
+  CHECK(messages_for(real_fixture("kueue-count-overflow.yaml"), "w.yaml") ==
         V{"w.yaml:12:12: error: Workload default/huge: spec.podSets[0].count: total requests out "
           "of range: 2000000000 pods request more memory than Kueue can count (int64, at most "
           "9223372036854775807)"});

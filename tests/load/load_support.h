@@ -7,6 +7,8 @@
 #include "kpreempt/load/load.h"
 #include "kpreempt/model/snapshot.h"
 
+#include <fstream>
+#include <sstream>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -30,6 +32,14 @@ inline Loaded load_text(std::string_view text, const std::string& name = "dump.y
   }
   std::vector<Diagnostic> build_diags;
   return Loaded{std::move(builder).build(build_diags), std::move(messages), std::move(pods)};
+}
+
+// A file of testdata/load/real/, whole.
+inline std::string real_fixture(const std::string& name) {
+  std::ifstream in(std::string(KPREEMPT_TESTDATA) + "/load/real/" + name, std::ios::binary);
+  std::ostringstream out;
+  out << in.rdbuf();
+  return out.str();
 }
 
 // The loader's diagnostics for `text`, formatted.

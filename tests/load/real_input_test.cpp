@@ -7,25 +7,16 @@
 
 #include <catch2/catch.hpp>
 
-#include <fstream>
-#include <sstream>
-
 namespace kpreempt::load {
 namespace {
 
 using testing::load_text;
 using testing::messages_for;
+using testing::real_fixture;
 using V = std::vector<std::string>;
 
-std::string fixture(const std::string& name) {
-  std::ifstream in(std::string(KPREEMPT_TESTDATA) + "/load/real/" + name, std::ios::binary);
-  std::ostringstream out;
-  out << in.rdbuf();
-  return out.str();
-}
-
 TEST_CASE("a Job with only generateName gets a stable made-up name", "[load][real]") {
-  const std::string job = fixture("sample-job.yaml");
+  const std::string job = real_fixture("sample-job.yaml");
   const auto loaded = load_text(job + "---\n" + job, "sample-job.yaml");
   REQUIRE(loaded.messages.empty());
   const auto& workloads = loaded.snapshot.kueue().workloads;
@@ -45,7 +36,7 @@ TEST_CASE("a generateName pod is named and found", "[load][real]") {
 }
 
 TEST_CASE("items of a typed List take their kind from the List", "[load][real]") {
-  const auto loaded = load_text(fixture("nodelist-raw.json"), "nodes.json");
+  const auto loaded = load_text(real_fixture("nodelist-raw.json"), "nodes.json");
   REQUIRE(loaded.messages.empty());
   REQUIRE(loaded.snapshot.nodes().size() == 2);
   CHECK(loaded.snapshot.nodes()[1].name == "kind-worker2");
@@ -66,7 +57,7 @@ TEST_CASE("kindless items of a plain List are still refused", "[load][real]") {
 
 TEST_CASE("Lists pasted into one file are refused naming both lines", "[load][real]") {
   CHECK(
-      messages_for(fixture("pasted-lists.yaml"), "pasted.yaml") ==
+      messages_for(real_fixture("pasted-lists.yaml"), "pasted.yaml") ==
       V{"pasted.yaml:14:1: error: List: duplicate key \"apiVersion\", already defined at line 3"});
   CHECK(messages_for("kind: List\nitems: []\nitems:\n- {apiVersion: v1, kind: Node, "
                      "metadata: {name: n}}\n") ==
@@ -83,7 +74,7 @@ TEST_CASE("a repeated key inside an object names both lines", "[load][real]") {
 }
 
 TEST_CASE("kubectl's table output is recognised by its header", "[load][real]") {
-  CHECK(messages_for(fixture("get-pods-wide.txt"), "pods.txt") ==
+  CHECK(messages_for(real_fixture("get-pods-wide.txt"), "pods.txt") ==
         V{"pods.txt:1:1: error: this looks like kubectl's table output (\"NAME                     "
           "READY   STATUS    RESTARTS   AGE   ...\"); re-run with -o yaml or -o json"});
 }
