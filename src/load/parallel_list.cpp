@@ -350,8 +350,12 @@ bool load_list_in_parts(const std::string& path, unsigned threads, DecodeContext
   for (const Part& p : parts) {
     diags += p.diags.size();
   }
-  // Past the cap the one-thread read keeps the first ones of the whole file.
-  all_ok = all_ok && diags <= k_max_diagnostics_per_file;
+  // Past the cap the one-thread read keeps the first ones of the whole file. An error may name
+  // a line in its text ("already defined at line 14") that only the whole read numbers right:
+  // a file with errors is read again on one thread, so every message is the same.
+  const bool errors =
+      std::any_of(parts.begin(), parts.end(), [](const Part& p) { return any_error(p.diags); });
+  all_ok = all_ok && !errors && diags <= k_max_diagnostics_per_file;
   std::uint64_t last_line = layout->first_line;
   for (const Part& p : parts) {
     last_line += p.newlines + p.gap_newlines;

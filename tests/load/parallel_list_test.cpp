@@ -135,18 +135,17 @@ TEST_CASE("a kubectl List read in parts equals the one-thread read", "[load][par
   }
 }
 
-TEST_CASE("an object error in a later part is reported at its line in the file",
+// An error's text may name another line ("already defined at line 14") that only the whole
+// read numbers right, so a file with an error is read again on one thread.
+TEST_CASE("an object error in a later part sends the file back to the one-thread read",
           "[load][parallel]") {
   std::string text = slurp(k_dir + "kubectl-list.yaml");
   std::size_t at = text.find("cpu: ", text.rfind("requests:\n"));
   REQUIRE(at != std::string::npos);
   text.insert(at + 5, "1.5.0");
   const std::string path = write_temp("bad-quantity.yaml", text);
-  std::optional<std::string> parts = in_parts(path, 4);
-  REQUIRE(parts);
-  std::string expected = one_thread(path);
-  CHECK(expected.find("is not a quantity") != std::string::npos);
-  CHECK(*parts == expected);
+  CHECK_FALSE(in_parts(path, 4));
+  CHECK(one_thread(path).find("is not a quantity") != std::string::npos);
   fs::remove(path);
 }
 
