@@ -129,14 +129,7 @@ void append_scalar(Tree& tree, std::uint32_t map, std::string_view key, std::str
   tree.text.append(text);
   const auto index = static_cast<std::uint32_t>(tree.nodes.size());
   tree.nodes.push_back(n);
-  TreeNode& parent = tree.nodes[map];
-  if (parent.last_child == k_nil) {
-    parent.first_child = index;
-  } else {
-    tree.nodes[parent.last_child].next = index;
-  }
-  parent.last_child = index;
-  ++parent.size;
+  tree.link_child(map, index);
 }
 
 }  // namespace

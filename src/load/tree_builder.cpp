@@ -62,14 +62,7 @@ std::uint32_t TreeBuilder::add_node(std::uint32_t parent, NodeType type, const E
     m_tree.text.append(ev.text);
   }
   if (parent != k_nil) {
-    TreeNode& p = m_tree.nodes[parent];
-    if (p.last_child == k_nil) {
-      p.first_child = index;
-    } else {
-      m_tree.nodes[p.last_child].next = index;
-    }
-    p.last_child = index;
-    ++p.size;
+    m_tree.link_child(parent, index);
   }
   return index;
 }

@@ -39,6 +39,17 @@ struct Tree {
   std::uint32_t duplicate = k_nil;        // first member whose key repeats an earlier one
   std::uint32_t duplicate_first = k_nil;  // the earlier member it repeats
 
+  // Appends node `child` to the members or elements of node `parent`.
+  void link_child(std::uint32_t parent, std::uint32_t child) {
+    TreeNode& p = nodes[parent];
+    if (p.last_child == k_nil) {
+      p.first_child = child;
+    } else {
+      nodes[p.last_child].next = child;
+    }
+    p.last_child = child;
+    ++p.size;
+  }
   void clear() {
     nodes.clear();
     text.clear();
