@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 // `kpreempt matrix`: which PriorityClass may preempt which, per policy, from the classes
-// alone (values, preemptionPolicy, toleration and YuniKorn annotations).
+// alone; each policy's ClassRules judge the cells.
 #include "cli/context.h"
 #include "cli/subcommands.h"
 #include "render/table.h"
 
 #include "kpreempt/exit_code.h"
-#include "kpreempt/policy/toleration.h"
+#include "kpreempt/policy/policy.h"
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
@@ -18,7 +18,6 @@
 namespace kpreempt::cli {
 namespace {
 
-constexpr std::string_view k_yunikorn_allow = "yunikorn.apache.org/allow-preemption";
 constexpr std::string_view k_legend =
     "yes: may preempt; no: may not (victim priority too high for the policy, or preemptor "
     "preemptionPolicy Never); after Ns: once the victim has been scheduled N seconds; never: "
@@ -30,48 +29,36 @@ struct MatrixOptions {
   bool system_classes = false;
 };
 
-struct Class {
-  std::string name;
-  std::int32_t value = 0;
-  bool never = false;  // preemptionPolicy: Never
-  bool built_in = false;
-  const model::PriorityClass* object = nullptr;  // null for built-ins not in the input
-};
-
-enum class Verdict { yes, no, after, never, last };
-
-struct Cell {
-  Verdict verdict = Verdict::no;
-  std::int64_t seconds = 0;  // after only
-};
+using policy::ClassCell;
+using policy::ClassVerdict;
+using policy::ClassView;
 
 struct Matrix {
   std::string policy, summary;
-  std::vector<std::vector<Cell>> cells;  // [preemptor][victim], in class order
+  std::vector<std::vector<ClassCell>> cells;  // [preemptor][victim], in class order
   std::vector<std::string> notes;
 };
 
-std::string_view verdict_word(Verdict v) {
+std::string_view verdict_word(ClassVerdict v) {
   constexpr std::array<std::string_view, 5> k_words{"yes", "no", "after", "never", "last"};
   return k_words[static_cast<std::size_t>(v)];
 }
 
-std::string cell_text(const Cell& c) {
-  return c.verdict == Verdict::after ? fmt::format("after {}s", c.seconds)
-                                     : std::string(verdict_word(c.verdict));
+std::string cell_text(const ClassCell& c) {
+  return c.verdict == ClassVerdict::after ? fmt::format("after {}s", c.seconds)
+                                          : std::string(verdict_word(c.verdict));
 }
 
-bool has_annotation(const model::PriorityClass* pc, std::string_view prefix) {
-  return pc != nullptr && std::any_of(pc->annotations.begin(), pc->annotations.end(),
-                                      [&](const auto& kv) { return kv.first.starts_with(prefix); });
+bool built_in(const ClassView& c) {
+  return c.object == nullptr;
 }
 
 // The input's classes, plus the built-in system classes when a pod names them (or when asked),
 // highest value first; ties by name so the table is stable.
-std::vector<Class> classes_of(const model::Snapshot& snap, bool with_system) {
-  std::vector<Class> out;
+std::vector<ClassView> classes_of(const model::Snapshot& snap, bool with_system) {
+  std::vector<ClassView> out;
   for (const model::PriorityClass& pc : snap.priority_classes()) {
-    out.push_back({pc.name, pc.value, pc.preemption_policy == "Never", false, &pc});
+    out.push_back(policy::class_view(pc));
   }
   const std::array<std::pair<std::string_view, std::int32_t>, 2> built_ins{
       {{"system-node-critical", model::k_system_node_critical},
@@ -81,123 +68,60 @@ std::vector<Class> classes_of(const model::Snapshot& snap, bool with_system) {
                              [&](const model::Pod& p) { return p.priority_class_name == name; });
     // find_priority_class resolves built-ins the dump lacks; look at the input itself.
     bool in_input =
-        std::any_of(out.begin(), out.end(), [&](const Class& c) { return c.name == name; });
+        std::any_of(out.begin(), out.end(), [&](const ClassView& c) { return c.name == name; });
     if ((with_system || named) && !in_input) {
-      out.push_back({std::string(name), value, false, true, nullptr});
+      out.push_back({std::string(name), value, false, nullptr});
     }
   }
-  std::stable_sort(out.begin(), out.end(), [](const Class& a, const Class& b) {
+  std::stable_sort(out.begin(), out.end(), [](const ClassView& a, const ClassView& b) {
     return a.value != b.value ? a.value > b.value : a.name < b.name;
   });
   return out;
 }
 
-// DefaultPreemption: only strictly lower priorities, and never for a Never preemptor.
-Cell default_cell(const Class& p, const Class& v) {
-  return {p.never || p.value <= v.value ? Verdict::no : Verdict::yes, 0};
-}
-
-// PreemptionToleration's ExemptedFromPreemption for a victim that has been scheduled; a
-// victim not yet scheduled (no PodScheduled=True) is protected even with 0 seconds.
-Cell toleration_cell(const Class& p, const Class& v) {
-  Cell base = default_cell(p, v);
-  if (base.verdict == Verdict::no || v.object == nullptr) {
-    return base;
-  }
-  auto parsed = policy::parse_toleration_policy(*v.object);
-  if (!parsed.policy || p.value >= parsed.policy->minimum_preemptable_priority) {
-    return base;  // a parse error voids the whole policy
-  }
-  std::int64_t seconds = parsed.policy->toleration_seconds;
-  if (seconds < 0) {
-    return {Verdict::never, 0};
-  }
-  return seconds == 0 ? base : Cell{Verdict::after, seconds};
-}
-
-// YuniKorn: candidates need priority <= the ask's (equal may go), a Never pod preempts no
-// one, and a class annotated allow-preemption "false" only orders its pods last.
-Cell yunikorn_cell(const Class& p, const Class& v) {
-  if (p.never || v.value > p.value) {
-    return {Verdict::no, 0};
-  }
-  const std::string* allow =
-      v.object == nullptr ? nullptr : model::find(v.object->annotations, k_yunikorn_allow);
-  return {allow != nullptr && *allow == "false" ? Verdict::last : Verdict::yes, 0};
-}
-
-std::vector<std::string> toleration_notes(const std::vector<Class>& classes) {
-  std::vector<std::string> notes;
-  for (const Class& c : classes) {
-    if (has_annotation(c.object, policy::k_toleration_legacy_prefix)) {
-      notes.push_back(fmt::format("{}: keys under {} are ignored since scheduler-plugins v0.25.7",
-                                  c.name, policy::k_toleration_legacy_prefix));
-    }
-    if (!has_annotation(c.object, policy::k_toleration_prefix)) {
-      continue;
-    }
-    auto parsed = policy::parse_toleration_policy(*c.object);
-    if (!parsed.policy) {
-      notes.push_back(fmt::format("{}: toleration ignored, {} \"{}\": {}", c.name, parsed.key,
-                                  parsed.value, parsed.error));
-    }
-  }
-  notes.emplace_back(
-      "after and never protect only from preemptors below the class's "
-      "minimum-preemptable-priority; the window starts at the victim's "
-      "PodScheduled time");
-  return notes;
-}
-
-Matrix build(std::string_view policy_name, Cell (*cell)(const Class&, const Class&),
-             const std::vector<Class>& classes) {
-  const policy::Entry* entry = policy::find(policy_name);
-  Matrix m{std::string(policy_name), entry ? std::string(entry->summary) : "", {}, {}};
-  for (const Class& p : classes) {
-    std::vector<Cell> row;
-    for (const Class& v : classes) {
-      row.push_back(cell(p, v));
+Matrix build(const policy::Entry& entry, const std::vector<ClassView>& classes) {
+  Matrix m{std::string(entry.name), std::string(entry.summary), {}, {}};
+  for (const ClassView& p : classes) {
+    std::vector<ClassCell> row;
+    for (const ClassView& v : classes) {
+      row.push_back(entry.classes->cell(p, v));
     }
     m.cells.push_back(std::move(row));
+  }
+  if (entry.classes->notes != nullptr) {
+    m.notes = entry.classes->notes(classes);
   }
   return m;
 }
 
-std::vector<Matrix> matrices(const std::vector<Class>& classes) {
-  std::vector<Matrix> out{build("default", default_cell, classes)};
-  auto annotated = [&](std::string_view prefix) {
-    return std::any_of(classes.begin(), classes.end(),
-                       [&](const Class& c) { return has_annotation(c.object, prefix); });
-  };
-  if (annotated("preemption-toleration.")) {
-    out.push_back(build("toleration", toleration_cell, classes));
-    out.back().notes = toleration_notes(classes);
-  }
-  if (annotated(k_yunikorn_allow)) {
-    out.push_back(build("yunikorn", yunikorn_cell, classes));
-    out.back().notes = {
-        "equal priority may be preempted; queue guarantees, fences and priority offsets also "
-        "decide, and a pod's own allow-preemption annotation overrides its class"};
+// A table for every policy that judges by class and finds something to say about these.
+std::vector<Matrix> matrices(const std::vector<ClassView>& classes) {
+  std::vector<Matrix> out;
+  for (const policy::Entry& e : policy::all()) {
+    const policy::ClassRules& rules = *e.classes;
+    if (rules.cell != nullptr && rules.shown != nullptr && rules.shown(classes)) {
+      out.push_back(build(e, classes));
+    }
   }
   return out;
 }
 
-std::string row_label(const Class& c) {
+std::string row_label(const ClassView& c) {
   return fmt::format("{} ({}{})", c.name, c.value, c.never ? ", Never" : "");
 }
 
-void print_text(const std::vector<Class>& classes, const std::vector<Matrix>& all,
+void print_text(const std::vector<ClassView>& classes, const std::vector<Matrix>& all,
                 std::ostream& out) {
   for (const Matrix& m : all) {
     out << m.policy << ": " << m.summary << '\n';
     std::vector<std::string> header{"PREEMPTOR \\ VICTIM"};
-    for (const Class& c : classes) {
+    for (const ClassView& c : classes) {
       header.push_back(c.name);
     }
     render::Table table(std::move(header));
     for (std::size_t i = 0; i < classes.size(); ++i) {
       std::vector<std::string> row{row_label(classes[i])};
-      for (const Cell& c : m.cells[i]) {
+      for (const ClassCell& c : m.cells[i]) {
         row.push_back(cell_text(c));
       }
       table.add(std::move(row));
@@ -211,11 +135,11 @@ void print_text(const std::vector<Class>& classes, const std::vector<Matrix>& al
   out << k_legend << '\n';
 }
 
-void print_markdown(const std::vector<Class>& classes, const std::vector<Matrix>& all,
+void print_markdown(const std::vector<ClassView>& classes, const std::vector<Matrix>& all,
                     std::ostream& out) {
   for (const Matrix& m : all) {
     out << "### " << m.policy << ": " << m.summary << "\n\n| preemptor \\ victim |";
-    for (const Class& c : classes) {
+    for (const ClassView& c : classes) {
       out << ' ' << c.name << " |";
     }
     out << "\n|---|";
@@ -226,7 +150,7 @@ void print_markdown(const std::vector<Class>& classes, const std::vector<Matrix>
     for (std::size_t i = 0; i < classes.size(); ++i) {
       out << "| **" << classes[i].name << "** (" << classes[i].value
           << (classes[i].never ? ", Never" : "") << ") |";
-      for (const Cell& c : m.cells[i]) {
+      for (const ClassCell& c : m.cells[i]) {
         out << ' ' << cell_text(c) << " |";
       }
       out << '\n';
@@ -240,15 +164,15 @@ void print_markdown(const std::vector<Class>& classes, const std::vector<Matrix>
   out << "_" << k_legend << "_\n";
 }
 
-void print_json(const std::vector<Class>& classes, const std::vector<Matrix>& all,
+void print_json(const std::vector<ClassView>& classes, const std::vector<Matrix>& all,
                 std::ostream& out) {
   nlohmann::ordered_json doc;
   doc["classes"] = nlohmann::ordered_json::array();
-  for (const Class& c : classes) {
+  for (const ClassView& c : classes) {
     doc["classes"].push_back({{"name", c.name},
                               {"value", c.value},
                               {"preemptionPolicy", c.never ? "Never" : "PreemptLowerPriority"},
-                              {"builtIn", c.built_in}});
+                              {"builtIn", built_in(c)}});
   }
   doc["tables"] = nlohmann::ordered_json::array();
   for (const Matrix& m : all) {
@@ -256,11 +180,11 @@ void print_json(const std::vector<Class>& classes, const std::vector<Matrix>& al
     for (std::size_t i = 0; i < classes.size(); ++i) {
       nlohmann::ordered_json cells = nlohmann::ordered_json::array();
       for (std::size_t j = 0; j < classes.size(); ++j) {
-        const Cell& c = m.cells[i][j];
+        const ClassCell& c = m.cells[i][j];
         nlohmann::ordered_json cell{{"victim", classes[j].name},
                                     {"verdict", verdict_word(c.verdict)},
                                     {"text", cell_text(c)}};
-        if (c.verdict == Verdict::after) {
+        if (c.verdict == ClassVerdict::after) {
           cell["afterSeconds"] = c.seconds;
         }
         cells.push_back(std::move(cell));
@@ -281,7 +205,7 @@ int run_matrix(const MatrixOptions& o, const Streams& io) {
   if (loaded->snapshot.priority_classes().empty()) {
     throw UsageError("no PriorityClass in the input");
   }
-  std::vector<Class> classes = classes_of(loaded->snapshot, o.system_classes);
+  std::vector<ClassView> classes = classes_of(loaded->snapshot, o.system_classes);
   std::vector<Matrix> all = matrices(classes);
   if (o.output == "json") {
     print_json(classes, all, io.out);

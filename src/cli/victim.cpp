@@ -2,11 +2,9 @@
 // `kpreempt explain --victim NS/NAME`: which pending preemptors of the dump would evict a
 // running pod, and which priority levels could evict it under each policy's rules.
 #include "cli/explain_modes.h"
-#include "policy/yunikorn/cluster.h"
 
 #include "kpreempt/exit_code.h"
-#include "kpreempt/model/yunikorn.h"
-#include "kpreempt/policy/toleration.h"
+#include "kpreempt/policy/policy.h"
 
 #include <fmt/format.h>
 #include <unistd.h>
@@ -15,8 +13,6 @@
 
 namespace kpreempt::cli {
 namespace {
-
-constexpr const char* k_depends_on_quota = "depends on quota: see explain --pod";
 
 model::PodId find_victim(const model::Snapshot& snap, const std::string& ref) {
   auto [ns, name] = split_ref(ref, "--victim");
@@ -62,94 +58,23 @@ std::vector<render::VictimThreat> threats(const std::vector<render::Explanation>
   return out;
 }
 
-// DefaultPreemption's rules for any pod of the class: it may preempt at all
-// (preemptionPolicy) and the victim has a lower priority (SelectVictimsOnNode).
-std::optional<render::LevelVerdict> default_rules(const std::string& policy,
-                                                  const render::PriorityLevel& level,
-                                                  std::int32_t victim_priority) {
-  if (level.value <= victim_priority) {
-    return render::LevelVerdict{
-        policy, "no:not-higher-priority",
-        fmt::format("value {} is not above the pod's priority {}", level.value, victim_priority)};
-  }
-  if (level.preempt_never) {
-    return render::LevelVerdict{policy, "no:preemption-policy-never",
-                                "pods of this class have preemptionPolicy Never"};
-  }
-  return std::nullopt;
-}
-
-render::LevelVerdict toleration_verdict(const model::Snapshot& snap, model::PodId victim,
-                                        const render::PriorityLevel& level, model::Instant now) {
-  if (auto no = default_rules("toleration", level, snap.facts(victim).priority)) {
-    return *no;
-  }
-  policy::Exemption e =
-      policy::evaluate_toleration_for(snap, victim, level.value, level.preempt_never, now);
-  switch (e.kind) {
-    case policy::Exemption::Kind::not_exempt:
-      return {"toleration", "can-preempt", e.code + ": " + e.detail};
-    case policy::Exemption::Kind::error:
-      return {"toleration", e.code, e.detail};
-    case policy::Exemption::Kind::exempt:
-      break;
-  }
-  constexpr std::string_view k_until = "tolerates-until:";
-  if (e.code.starts_with(k_until)) {
-    return {"toleration", "from:" + e.code.substr(k_until.size()), e.detail};
-  }
-  return {"toleration", "no:" + e.code, e.detail};
-}
-
-render::LevelVerdict level_verdict(const model::Snapshot& snap, model::PodId victim,
-                                   const render::PriorityLevel& level, std::string_view policy,
-                                   model::Instant now) {
-  if (policy == "toleration") {
-    return toleration_verdict(snap, victim, level, now);
-  }
-  std::int32_t priority = snap.facts(victim).priority;
-  if (auto no = default_rules("default", level, priority)) {
-    return *no;
-  }
-  return {"default", "can-preempt",
-          fmt::format("value {} is above the pod's priority {}", level.value, priority)};
-}
-
-// YuniKorn judges queues against their guarantees, not priority levels; what the dump does
-// say is whether preemption is on and how long an ask waits before it may preempt.
-std::string yunikorn_note(const model::Snapshot& snap) {
-  const model::YunikornConfig* config = snap.yunikorn().config();
-  const model::YkPartition* partition = config ? model::default_partition(*config) : nullptr;
-  if (partition == nullptr) {
-    return "depends on queue guarantees: see explain --pod";
-  }
-  if (!partition->preemption_enabled) {
-    return "never: preemption.enabled is false in partition default";
-  }
-  std::vector<model::YkQueue> queues = model::build_yk_queues(*partition);
-  double delay = static_cast<double>(policy::yunikorn::preemption_delay_ns(queues.front())) / 1e9;
-  return fmt::format(
-      "depends on queue guarantees: see explain --pod (an ask may preempt once its queue's "
-      "preemption.delay has passed; root: {}s)",
-      delay);
-}
-
+// Each policy judges every PriorityClass of the dump against the pod, or says why it cannot.
 void add_levels(render::VictimReport& r, const model::Snapshot& snap,
                 const std::vector<const policy::Entry*>& policies) {
-  std::vector<std::string_view> judged;
+  std::vector<const policy::Entry*> judged;
   for (const policy::Entry* p : policies) {
-    if (p->name == "default" || p->name == "toleration") {
-      judged.push_back(p->name);
-    } else if (p->name == "yunikorn") {
-      r.uncharacterised.emplace_back(p->name, yunikorn_note(snap));
+    if (p->classes->level != nullptr) {
+      judged.push_back(p);
     } else {
-      r.uncharacterised.emplace_back(p->name, k_depends_on_quota);
+      r.uncharacterised.emplace_back(p->name, p->classes->victim_note(snap));
     }
   }
   for (const model::PriorityClass& pc : snap.priority_classes()) {
-    render::PriorityLevel level{pc.name, pc.value, pc.preemption_policy == "Never", {}};
-    for (std::string_view name : judged) {
-      level.verdicts.push_back(level_verdict(snap, r.victim, level, name, r.now));
+    policy::ClassView view = policy::class_view(pc);
+    render::PriorityLevel level{pc.name, pc.value, view.never, {}};
+    for (const policy::Entry* p : judged) {
+      level.verdicts.push_back(
+          {std::string(p->name), p->classes->level(snap, r.victim, view, r.now)});
     }
     r.levels.push_back(std::move(level));
   }

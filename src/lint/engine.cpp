@@ -3,6 +3,8 @@
 // over the corpus, with findings in file and position order.
 #include "lint/checks.h"
 
+#include "kpreempt/policy/policy.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -10,9 +12,6 @@
 
 namespace kpreempt::lint {
 namespace {
-
-constexpr std::string_view k_policies[] = {"default", "toleration", "capacity",
-                                           "kueue",   "yunikorn",   "koordinator"};
 
 bool relevant(const Rule& r, const std::vector<std::string>& policies) {
   if (policies.empty() || r.policies == "all") {
@@ -95,7 +94,7 @@ std::optional<Format> parse_format(std::string_view text) {
 
 std::vector<const Rule*> select_rules(const Options& o) {
   for (const std::string& p : o.policies) {
-    if (std::find(std::begin(k_policies), std::end(k_policies), p) == std::end(k_policies)) {
+    if (policy::find(p) == nullptr) {
       throw UsageError(fmt::format("--policy: unknown policy \"{}\"", p));
     }
   }

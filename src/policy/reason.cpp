@@ -300,6 +300,8 @@ constexpr CodeInfo k_codes[] = {
      "Its class's toleration annotations are invalid, so none applies."},
     {Code::min_preemptable_priority_reached, "min-preemptable-priority-reached", SubjectKind::none,
      "The preemptor's priority reaches the class's minimum-preemptable-priority."},
+    {Code::not_higher_priority, "not-higher-priority", SubjectKind::none,
+     "Pods of this class are not above the pod's priority."},
 };
 
 // The table is indexed by the enum: a code out of place would print another's name.

@@ -8,7 +8,6 @@
 #include "kpreempt/policy/toleration.h"
 #include "kpreempt/policy/yunikorn.h"
 
-#include <algorithm>
 #include <array>
 #include <string_view>
 
@@ -17,18 +16,6 @@ namespace {
 
 bool always(const model::Snapshot& /*snap*/, model::PodId /*preemptor*/) {
   return true;
-}
-
-// PreemptionToleration only changes anything when some class carries its annotations (or
-// the legacy ones, which it ignores but which a user expects to matter).
-bool any_toleration_class(const model::Snapshot& snap, model::PodId /*preemptor*/) {
-  return std::any_of(snap.priority_classes().begin(), snap.priority_classes().end(),
-                     [](const model::PriorityClass& c) {
-                       return std::any_of(c.annotations.begin(), c.annotations.end(),
-                                          [](const auto& kv) {
-                                            return kv.first.starts_with("preemption-toleration.");
-                                          });
-                     });
 }
 
 // The keys each policy reads (default.cpp, toleration.cpp, koordinator/args.cpp).
@@ -47,22 +34,24 @@ constexpr std::span<const std::string_view> k_no_keys;
 constexpr std::array k_policies{
     Entry{"default", "kube-scheduler DefaultPreemption",
           "kubernetes v1.34 pkg/scheduler/framework/plugins/defaultpreemption", "DefaultPreemption",
-          decide_default, always, false, k_default_keys},
+          decide_default, always, false, k_default_keys, &k_default_class_rules},
     Entry{"toleration", "scheduler-plugins PreemptionToleration",
           "scheduler-plugins v0.35 pkg/preemptiontoleration", "PreemptionToleration",
-          decide_toleration, any_toleration_class, false, k_toleration_keys},
+          decide_toleration, toleration_applies, false, k_toleration_keys,
+          &k_toleration_class_rules},
     Entry{"capacity", "scheduler-plugins CapacityScheduling (ElasticQuota min/max)",
           "scheduler-plugins v0.35 pkg/capacityscheduling", "CapacityScheduling", decide_capacity,
-          capacity_applies, false, k_no_keys},
+          capacity_applies, false, k_no_keys, &k_quota_class_rules},
     Entry{"koordinator", "Koordinator ElasticQuota and job-level (gang) preemption",
           "koordinator v1.8.0-61 pkg/scheduler/plugins/elasticquota, coscheduling/core",
-          "ElasticQuota", decide_koordinator, koordinator_applies, false, k_koordinator_keys},
+          "ElasticQuota", decide_koordinator, koordinator_applies, false, k_koordinator_keys,
+          &k_quota_class_rules},
     Entry{"kueue", "Kueue classical workload preemption (ClusterQueue and cohort quota)",
           "kueue v0.14.8 pkg/scheduler/preemption, flavorassigner", "Kueue", decide_kueue,
-          kueue_applies, true, k_no_keys},
+          kueue_applies, true, k_no_keys, &k_quota_class_rules},
     Entry{"yunikorn", "Apache YuniKorn queue-guarantee preemption (the seven laws)",
           "yunikorn-core v1.7.0 pkg/scheduler/objects/preemption.go", "YuniKorn", decide_yunikorn,
-          yunikorn_applies, false, k_no_keys},
+          yunikorn_applies, false, k_no_keys, &k_yunikorn_class_rules},
 };
 
 }  // namespace

@@ -20,27 +20,53 @@ std::int32_t preemptor_priority(const model::Snapshot& snap, const VictimThreat&
                                       : snap.facts(t.preemptor).priority;
 }
 
-// The table cell for a verdict code; the detail says the rest.
-std::string short_verdict(const std::string& code) {
-  if (code == "can-preempt") {
-    return "yes";
+using policy::Code;
+using Kind = policy::LevelVerdict::Kind;
+
+// The stable code of a level verdict, as JSON and -o wide print it.
+std::string verdict_code(const policy::LevelVerdict& v) {
+  switch (v.kind) {
+    case Kind::can_preempt:
+      return "can-preempt";
+    case Kind::from:
+      return "from:" + v.why->subject.front();
+    case Kind::no:
+      return "no:" + reason_text(*v.why);
+    case Kind::error:
+      break;
   }
-  if (code.starts_with("from:")) {
-    return "from " + code.substr(5);
+  return reason_text(*v.why);
+}
+
+// A verdict that names the rule letting it through says which, before the detail.
+std::string verdict_detail(const policy::LevelVerdict& v) {
+  return v.kind == Kind::can_preempt && v.why ? reason_text(*v.why) + ": " + v.detail : v.detail;
+}
+
+// The table cell for a verdict; the detail says the rest.
+std::string short_verdict(const policy::LevelVerdict& v) {
+  switch (v.kind) {
+    case Kind::can_preempt:
+      return "yes";
+    case Kind::from:
+      return "from " + v.why->subject.front();
+    case Kind::error:
+      return "no: error";
+    case Kind::no:
+      break;
   }
-  if (code == "no:not-higher-priority") {
-    return "no: not higher";
+  switch (v.why->code) {
+    case Code::not_higher_priority:
+      return "no: not higher";
+    case Code::preemption_policy_never:
+      return "no: preemptionPolicy Never";
+    case Code::tolerates_not_scheduled:
+      return "no: window not started";
+    case Code::tolerates_min_preemptable_priority:
+      return "no: tolerated";
+    default:
+      return verdict_code(v);
   }
-  if (code == "no:preemption-policy-never") {
-    return "no: preemptionPolicy Never";
-  }
-  if (code == "no:tolerates:not-scheduled") {
-    return "no: window not started";
-  }
-  if (code.starts_with("no:tolerates")) {
-    return "no: tolerated";
-  }
-  return code.starts_with("error:") ? "no: error" : code;
 }
 
 void print_header(const model::Snapshot& snap, const VictimReport& r, std::ostream& out) {
@@ -83,7 +109,7 @@ void print_levels(const VictimReport& r, bool wide, std::ostream& out) {
     for (const auto& level : r.levels) {
       std::vector<std::string> row = {level.priority_class, std::to_string(level.value)};
       for (const auto& v : level.verdicts) {
-        row.push_back(short_verdict(v.code));
+        row.push_back(short_verdict(v.verdict));
       }
       t.add(std::move(row));
     }
@@ -99,7 +125,7 @@ void print_levels(const VictimReport& r, bool wide, std::ostream& out) {
     Table t({"CLASS", "POLICY", "CODE", "DETAIL"});
     for (const auto& level : r.levels) {
       for (const auto& v : level.verdicts) {
-        t.add({level.priority_class, v.policy, v.code, v.detail});
+        t.add({level.priority_class, v.policy, verdict_code(v.verdict), verdict_detail(v.verdict)});
       }
     }
     t.print(out, 2);
@@ -164,7 +190,9 @@ Json report_json(const model::Snapshot& snap, const VictimReport& r) {
     l["preemptionPolicy"] = level.preempt_never ? "Never" : "PreemptLowerPriority";
     Json verdicts = Json::array();
     for (const auto& v : level.verdicts) {
-      verdicts.push_back({{"policy", v.policy}, {"code", v.code}, {"detail", v.detail}});
+      verdicts.push_back({{"policy", v.policy},
+                          {"code", verdict_code(v.verdict)},
+                          {"detail", verdict_detail(v.verdict)}});
     }
     l["verdicts"] = std::move(verdicts);
     levels.push_back(std::move(l));

@@ -3,10 +3,14 @@
 // formats (text, json, github, junit) of `kpreempt lint`.
 #include "lint_support.h"
 
+#include "kpreempt/policy/policy.h"
+
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <sstream>
+#include <string_view>
 
 using kpreempt::lint::Finding;
 using kpreempt::lint::Level;
@@ -72,6 +76,26 @@ TEST_CASE("unknown rule ids and policies are usage errors", "[lint]") {
   Options p;
   p.policies = {"volcano"};
   CHECK_THROWS_AS(kpreempt::lint::select_rules(p), kpreempt::UsageError);
+}
+
+TEST_CASE("every rule names registered policies, and every policy can be selected", "[lint]") {
+  for (const auto& r : kpreempt::lint::rules()) {
+    INFO(r.id);
+    std::string_view list = r.policies;
+    if (list == "all") {
+      continue;
+    }
+    for (std::size_t start = 0; start <= list.size();) {
+      std::size_t comma = std::min(list.find(',', start), list.size());
+      CHECK(kpreempt::policy::find(list.substr(start, comma - start)) != nullptr);
+      start = comma + 1;
+    }
+  }
+  for (const auto& e : kpreempt::policy::all()) {
+    Options o;
+    o.policies = {std::string(e.name)};
+    CHECK_NOTHROW(kpreempt::lint::select_rules(o));
+  }
 }
 
 TEST_CASE("findings are sorted by position and do not depend on input order", "[lint]") {

@@ -6,6 +6,7 @@
 #include "kpreempt/model/objects.h"
 #include "kpreempt/model/snapshot.h"
 #include "kpreempt/model/time.h"
+#include "kpreempt/policy/classes.h"
 #include "kpreempt/policy/reason.h"
 
 #include <nlohmann/json.hpp>
@@ -125,6 +126,8 @@ struct Entry {
   // Every args key it reads, qualified; ".*" at the end stands for any further name. --set and
   // a scenario's args: accept only these.
   std::span<const std::string_view> arg_keys;
+  // What it says from PriorityClasses alone (`matrix`, `explain --victim`).
+  const ClassRules* classes;
 };
 
 // Every policy, in the order --policy all runs and prints them.

@@ -161,6 +161,7 @@ enum class Code : std::uint8_t {
   no_priority_class,
   invalid_policy,
   min_preemptable_priority_reached,
+  not_higher_priority,
 };
 
 // What a code is about; printed after the code's name and a colon.

@@ -6,6 +6,7 @@
 #include "kpreempt/model/objects.h"
 #include "kpreempt/model/snapshot.h"
 #include "kpreempt/model/time.h"
+#include "kpreempt/policy/classes.h"
 #include "kpreempt/policy/policy.h"
 
 #include <cstdint>
@@ -16,6 +17,11 @@
 namespace kpreempt::policy {
 
 Decision decide_toleration(const Input& in);
+
+// Whether `--policy all` runs it: some class carries its annotations (or the legacy ones,
+// which it ignores but which a user expects to matter).
+bool toleration_applies(const model::Snapshot& snap, model::PodId preemptor);
+extern const ClassRules k_toleration_class_rules;
 
 inline constexpr std::string_view k_toleration_prefix =
     "preemption-toleration.scheduling.x-k8s.io/";

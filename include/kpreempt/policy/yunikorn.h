@@ -4,6 +4,7 @@
 #pragma once
 
 #include "kpreempt/model/snapshot.h"
+#include "kpreempt/policy/classes.h"
 #include "kpreempt/policy/policy.h"
 
 namespace kpreempt::policy {
@@ -13,5 +14,7 @@ Decision decide_yunikorn(const Input& in);
 // Whether `--policy all` runs it: a queue configuration is present and the pod is YuniKorn's
 // (schedulerName yunikorn, or the admission controller's application/queue labels).
 bool yunikorn_applies(const model::Snapshot& snap, model::PodId preemptor);
+
+extern const ClassRules k_yunikorn_class_rules;
 
 }  // namespace kpreempt::policy

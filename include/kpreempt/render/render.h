@@ -57,19 +57,17 @@ struct VictimThreat {
   std::string reason;  // the victim's reason code in that decision
 };
 
-struct LevelVerdict {
+// Printed with the code can-preempt, from:<RFC 3339>, no:<reason> or the error's reason.
+struct PolicyLevelVerdict {
   std::string policy;
-  // can-preempt, from:<RFC 3339>, no:not-higher-priority, no:preemption-policy-never,
-  // no:<toleration code>, error:<code>
-  std::string code;
-  std::string detail;  // for people
+  policy::LevelVerdict verdict;
 };
 
 struct PriorityLevel {
   std::string priority_class;
   std::int32_t value = 0;
   bool preempt_never = false;
-  std::vector<LevelVerdict> verdicts;  // one per characterised policy, in registry order
+  std::vector<PolicyLevelVerdict> verdicts;  // one per characterised policy, in registry order
 };
 
 struct VictimReport {

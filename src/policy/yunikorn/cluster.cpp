@@ -12,8 +12,6 @@
 namespace kpreempt::policy::yunikorn {
 namespace {
 
-constexpr std::string_view k_allow_preemption = "yunikorn.apache.org/allow-preemption";
-
 // Resource names as the shim sends them: cpu becomes vcore in millicores; every other value
 // is a whole number rounded up.
 Res to_res(const model::ResourceList& list) {

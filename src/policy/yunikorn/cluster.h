@@ -11,11 +11,14 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace kpreempt::policy::yunikorn {
 
 inline constexpr std::uint32_t k_no_queue = UINT32_MAX;
+// On a pod or its PriorityClass: "false" opts its pods out of being preempted, but last.
+inline constexpr std::string_view k_allow_preemption = "yunikorn.apache.org/allow-preemption";
 
 // One pod as the core sees it (an Allocation or an AllocationAsk).
 struct YkPod {
