@@ -6,6 +6,7 @@
 
 #include "kpreempt/model/go_parse.h"
 
+#include <yaml-cpp/depthguard.h>
 #include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/yaml.h>
 
@@ -382,6 +383,9 @@ model::YunikornConfig parse_queues_yaml(std::string_view text, const QueuesYamlO
     std::string copy(text);
     refuse_anchors(copy, parser);
     root = YAML::Load(copy);
+  } catch (const YAML::DeepRecursion& e) {
+    // yaml-cpp words its own depth limit "bad file".
+    parser.fail(e.mark, "", "nesting is too deep");
   } catch (const YAML::ParserException& e) {
     parser.fail(e.mark, "", e.msg);
   }

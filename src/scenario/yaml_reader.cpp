@@ -5,6 +5,7 @@
 #include "kpreempt/diag.h"
 
 #include <fmt/format.h>
+#include <yaml-cpp/depthguard.h>
 
 #include <algorithm>
 #include <charconv>
@@ -37,10 +38,12 @@ std::optional<YAML::Node> YamlReader::load(const std::string& text) {
   try {
     root = YAML::Load(text);
   } catch (const YAML::Exception& e) {
+    // yaml-cpp words its own depth limit "bad file".
+    const bool too_deep = dynamic_cast<const YAML::DeepRecursion*>(&e) != nullptr;
     m_diags.push_back({Severity::error,
                        {m_file, static_cast<std::uint32_t>(e.mark.line + 1),
                         static_cast<std::uint32_t>(e.mark.column + 1)},
-                       e.msg});
+                       too_deep ? "nesting is too deep" : e.msg});
     m_failed = true;
     return std::nullopt;
   }

@@ -84,6 +84,18 @@ TEST_CASE("a YAML syntax error in a case file is located", "[check]") {
   CHECK(diags[0].loc.column >= 1);
 }
 
+TEST_CASE("a case file nested past the YAML reader's depth says so, located", "[check]") {
+  std::vector<Diagnostic> diags;
+  std::string deep = "policy: default\nnote: " + std::string(600, '[') + "\n";
+  auto s = parse_case_text(deep, k_case, "example", diags);
+  CHECK_FALSE(s);
+  auto m = messages(diags);
+  REQUIRE(m.size() == 1);
+  INFO(m[0]);
+  CHECK(m[0].starts_with(k_case + ":"));
+  CHECK(m[0].ends_with("error: nesting is too deep"));
+}
+
 TEST_CASE("bad values in a case file are errors naming the key", "[check]") {
   std::vector<Diagnostic> diags;
   auto s = parse_case_text(
