@@ -9,6 +9,8 @@
 #include <algorithm>
 #include <filesystem>
 #include <set>
+#include <unordered_map>
+#include <unordered_set>
 
 namespace kpreempt::lint {
 namespace {
@@ -44,31 +46,37 @@ const PriorityClassView* find(const std::vector<PriorityClassView>& vs, std::str
 void equal_values(const Context& c, Report& r, bool same_policy) {
   std::vector<PriorityClassView> vs = c.corpus().effective_classes();
   std::sort(vs.begin(), vs.end(), earlier);
+  // Earlier classes by value: only those can pair with a class, and values rarely repeat.
+  std::unordered_map<std::int64_t, std::vector<std::size_t>> earlier_with;
   for (std::size_t i = 0; i < vs.size(); ++i) {
-    if (vs[i].obj->baseline || !vs[i].value) {
+    if (!vs[i].value) {
       continue;
     }
-    for (std::size_t j = 0; j < i; ++j) {
+    std::vector<std::size_t>& same_value = earlier_with[*vs[i].value];
+    const auto twin = std::find_if(same_value.begin(), same_value.end(), [&](std::size_t j) {
       // The same class declared twice is not two classes (PC019 compares the declarations).
-      if (vs[j].obj->name == vs[i].obj->name || vs[j].value != vs[i].value ||
-          (vs[j].policy == vs[i].policy) != same_policy) {
-        continue;
-      }
-      std::string msg =
-          same_policy
-              ? fmt::format(
-                    "class {} has the same value ({}) and preemptionPolicy as {}: the two "
-                    "are aliases, neither orders nor preempts the other",
-                    vs[i].obj->name, *vs[i].value, vs[j].obj->name)
-              : fmt::format(
-                    "class {} ({}) has the same value ({}) as {} ({}): pods of both queue at "
-                    "the same priority and neither preempts the other; fine for a "
-                    "non-preempting twin of a class, a slip if the Never class was meant to "
-                    "rank lower",
-                    vs[i].obj->name, vs[i].policy, *vs[i].value, vs[j].obj->name, vs[j].policy);
-      r.add(*vs[i].obj, (*vs[i].obj)["value"], msg);
-      break;
+      return vs[j].obj->name != vs[i].obj->name && (vs[j].policy == vs[i].policy) == same_policy;
+    });
+    const std::optional<std::size_t> other_at =
+        twin == same_value.end() ? std::nullopt : std::optional<std::size_t>(*twin);
+    same_value.push_back(i);
+    if (vs[i].obj->baseline || !other_at) {
+      continue;
     }
+    const PriorityClassView& other = vs[*other_at];
+    std::string msg =
+        same_policy
+            ? fmt::format(
+                  "class {} has the same value ({}) and preemptionPolicy as {}: the two "
+                  "are aliases, neither orders nor preempts the other",
+                  vs[i].obj->name, *vs[i].value, other.obj->name)
+            : fmt::format(
+                  "class {} ({}) has the same value ({}) as {} ({}): pods of both queue at "
+                  "the same priority and neither preempts the other; fine for a "
+                  "non-preempting twin of a class, a slip if the Never class was meant to "
+                  "rank lower",
+                  vs[i].obj->name, vs[i].policy, *vs[i].value, other.obj->name, other.policy);
+    r.add(*vs[i].obj, (*vs[i].obj)["value"], msg);
   }
 }
 
@@ -202,13 +210,15 @@ void check_pc018(const Context& c, Report& r) {
     return;
   }
   std::set<std::string> seen;  // a class declared twice is one class
+  std::unordered_set<std::string> used_names;
+  for (const PodUse& u : uses) {
+    used_names.insert(std::string(u.spec["priorityClassName"].text()));
+  }
   for (const PriorityClassView& v : c.corpus().classes()) {
     if (!seen.insert(v.obj->name).second || beside_templates(c, *v.obj)) {
       continue;
     }
-    bool used = std::any_of(uses.begin(), uses.end(), [&](const PodUse& u) {
-      return u.spec["priorityClassName"].text() == v.obj->name;
-    });
+    bool used = used_names.contains(v.obj->name);
     // Built-ins exist in every cluster whether or not a dump lists them.
     if (!used && !v.global_default && !builtin_value(v.obj->name)) {
       r.add(*v.obj, (*v.obj)["metadata"]["name"],
@@ -219,28 +229,29 @@ void check_pc018(const Context& c, Report& r) {
   }
 }
 
+// Points at the second object and names where the first starts, as the loader's duplicate
+// object error does, so lint and the other subcommands agree on the place.
 void check_pc019(const Context& c, Report& r) {
   std::vector<PriorityClassView> vs = c.corpus().classes();
+  std::unordered_map<std::string_view, std::size_t> first_of;
   for (std::size_t i = 0; i < vs.size(); ++i) {
-    for (std::size_t j = 0; j < i; ++j) {
-      const PriorityClassView& a = vs[j];
-      const PriorityClassView& b = vs[i];
-      if (a.obj->name != b.obj->name) {
-        continue;
-      }
-      if (a.value == b.value && a.policy == b.policy && a.global_default == b.global_default) {
-        break;  // the same declaration twice: harmless
-      }
-      SourceLoc first = a.obj->root()["metadata"]["name"].loc();
-      r.add(*b.obj, anchor(*b.obj, "value"),
-            fmt::format("class {} is declared again with value {}, preemptionPolicy {}, "
-                        "globalDefault {}; {}:{} declares value {}, preemptionPolicy {}, "
-                        "globalDefault {}: whichever is applied first wins, and applying the "
-                        "other then fails (value and preemptionPolicy are immutable)",
-                        b.obj->name, show_value(b), b.policy, b.global_default, first.file,
-                        first.line, show_value(a), a.policy, a.global_default));
-      break;
+    const PriorityClassView& b = vs[i];
+    auto [it, inserted] = first_of.try_emplace(b.obj->name, i);
+    if (inserted) {
+      continue;
     }
+    const PriorityClassView& a = vs[it->second];
+    if (a.value == b.value && a.policy == b.policy && a.global_default == b.global_default) {
+      continue;  // the same declaration twice: harmless
+    }
+    SourceLoc first = a.obj->root().loc();
+    r.add(*b.obj, b.obj->root(),
+          fmt::format("class {} is declared again with value {}, preemptionPolicy {}, "
+                      "globalDefault {}; {}:{}:{} declares value {}, preemptionPolicy {}, "
+                      "globalDefault {}: whichever is applied first wins, and applying the "
+                      "other then fails (value and preemptionPolicy are immutable)",
+                      b.obj->name, show_value(b), b.policy, b.global_default, first.file,
+                      first.line, first.column, show_value(a), a.policy, a.global_default));
   }
 }
 

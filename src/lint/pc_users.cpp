@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <set>
+#include <unordered_map>
 
 namespace kpreempt::lint {
 namespace {
@@ -20,33 +21,49 @@ struct Resolved {
   std::string from;  // "class web", "default class normal", "no class"
 };
 
-// What admission would put into the pod for class `name` ("" = none named).
-Resolved resolve(const std::vector<PriorityClassView>& classes, std::string_view name) {
-  if (name.empty()) {
-    const PriorityClassView* lowest = nullptr;
-    for (const PriorityClassView& v : classes) {
+// The classes admission sees, looked up by name in constant time: a repository or dump may
+// hold tens of thousands of pods and classes.
+class Classes {
+ public:
+  explicit Classes(std::vector<PriorityClassView> all) : m_all(std::move(all)) {
+    for (const PriorityClassView& v : m_all) {
+      m_by_name.try_emplace(v.obj->name, &v);  // the first declaration, as a scan would find
       // With several defaults admission picks the lowest value.
       if (v.global_default &&
-          (lowest == nullptr || v.value.value_or(0) < lowest->value.value_or(0))) {
-        lowest = &v;
+          (m_default == nullptr || v.value.value_or(0) < m_default->value.value_or(0))) {
+        m_default = &v;
       }
     }
-    if (lowest == nullptr) {
-      return Resolved{true, 0, "PreemptLowerPriority", "no class and no default class"};
+  }
+  Classes(const Classes&) = delete;
+  Classes& operator=(const Classes&) = delete;
+
+  const std::vector<PriorityClassView>& all() const { return m_all; }
+
+  // What admission would put into the pod for class `name` ("" = none named).
+  Resolved resolve(std::string_view name) const {
+    if (name.empty()) {
+      if (m_default == nullptr) {
+        return Resolved{true, 0, "PreemptLowerPriority", "no class and no default class"};
+      }
+      return Resolved{true, m_default->value.value_or(0), m_default->policy,
+                      "default class " + m_default->obj->name};
     }
-    return Resolved{true, lowest->value.value_or(0), lowest->policy,
-                    "default class " + lowest->obj->name};
-  }
-  if (std::optional<std::int64_t> b = builtin_value(name)) {
-    return Resolved{true, b, "PreemptLowerPriority", "class " + std::string(name)};
-  }
-  for (const PriorityClassView& v : classes) {
-    if (v.obj->name == name) {
-      return Resolved{true, v.value, v.policy, "class " + std::string(name)};
+    if (std::optional<std::int64_t> b = builtin_value(name)) {
+      return Resolved{true, b, "PreemptLowerPriority", "class " + std::string(name)};
     }
+    auto it = m_by_name.find(name);
+    if (it == m_by_name.end()) {
+      return Resolved{};
+    }
+    return Resolved{true, it->second->value, it->second->policy, "class " + std::string(name)};
   }
-  return Resolved{};
-}
+
+ private:
+  std::vector<PriorityClassView> m_all;
+  std::unordered_map<std::string_view, const PriorityClassView*> m_by_name;
+  const PriorityClassView* m_default = nullptr;
+};
 
 bool any_class(const Context& c) {
   return !c.corpus().of("PriorityClass", "scheduling.k8s.io").empty() ||
@@ -82,10 +99,11 @@ void check_pc010(const Context& c, Report& r) {
   if (!any_class(c)) {
     return;
   }
-  std::vector<PriorityClassView> classes = c.corpus().effective_classes();
+  const Classes classes(c.corpus().effective_classes());
+  const std::vector<std::string_view> known_names = names(classes.all());
   for (const PodUse& u : c.corpus().pod_uses()) {
     Node name = u.spec["priorityClassName"];
-    if (name.null() || resolve(classes, name.text()).known) {
+    if (name.null() || classes.resolve(name.text()).known) {
       continue;
     }
     if (u.running) {
@@ -95,7 +113,7 @@ void check_pc010(const Context& c, Report& r) {
                         quote(name.text())),
             Level::warning);
     } else {
-      std::string hint = closest(name.text(), names(classes));
+      std::string hint = closest(name.text(), known_names);
       r.add(
           *u.obj, name,
           fmt::format("{} names PriorityClass {}, which {}: admission refuses its pods{}", what(u),
@@ -111,12 +129,12 @@ void check_pc011(const Context& c, Report& r) {
   if (!any_class(c)) {
     return;
   }
-  std::vector<PriorityClassView> classes = c.corpus().effective_classes();
+  const Classes classes(c.corpus().effective_classes());
   for (const PodUse& u : c.corpus().pod_uses()) {
     if (u.workload) {
       continue;
     }
-    Resolved want = resolve(classes, u.spec["priorityClassName"].text());
+    Resolved want = classes.resolve(u.spec["priorityClassName"].text());
     if (!want.known) {
       continue;  // PC010
     }

@@ -48,9 +48,9 @@ TEST_CASE("lint of a repository tree reports every finding and the unreadable fi
             "testdata/lint/tree/platform/priorityclasses.yaml:20:1: error: "
             "PriorityClass/platform-critical: value 1500000000 is above 1000000000"));
   CHECK(has(r.out,
-            "testdata/lint/tree/platform/priorityclasses.yaml:12:1: error: "
+            "testdata/lint/tree/platform/priorityclasses.yaml:8:1: error: "
             "PriorityClass/batch: class batch is declared again with value 100"));
-  CHECK(has(r.out, "testdata/lint/tree/apps/batch-class.yaml:5"));
+  CHECK(has(r.out, "testdata/lint/tree/apps/batch-class.yaml:2:1 declares value 500"));
   CHECK_FALSE(has(r.out, "charts/shop/templates/deployment.yaml"));
   CHECK_FALSE(has(r.out, ".github"));
   // The chart's plain class may be used by its unread templates: not reported unused.
