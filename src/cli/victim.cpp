@@ -69,12 +69,13 @@ std::optional<render::LevelVerdict> default_rules(const std::string& policy,
                                                   std::int32_t victim_priority) {
   if (level.value <= victim_priority) {
     return render::LevelVerdict{
-        policy, "no:not-higher-priority",
+        policy, policy::nested(policy::Code::no, policy::Code::not_higher_priority),
         fmt::format("value {} is not above the pod's priority {}", level.value, victim_priority)};
   }
   if (level.preempt_never) {
-    return render::LevelVerdict{policy, "no:preemption-policy-never",
-                                "pods of this class have preemptionPolicy Never"};
+    return render::LevelVerdict{
+        policy, policy::nested(policy::Code::no, policy::Code::preemption_policy_never),
+        "pods of this class have preemptionPolicy Never"};
   }
   return std::nullopt;
 }
@@ -88,17 +89,17 @@ render::LevelVerdict toleration_verdict(const model::Snapshot& snap, model::PodI
       policy::evaluate_toleration_for(snap, victim, level.value, level.preempt_never, now);
   switch (e.kind) {
     case policy::Exemption::Kind::not_exempt:
-      return {"toleration", "can-preempt", e.code + ": " + e.detail};
+      return {"toleration", policy::Code::can_preempt,
+              render::reason_text(*e.code) + ": " + e.detail};
     case policy::Exemption::Kind::error:
-      return {"toleration", e.code, e.detail};
+      return {"toleration", *e.code, e.detail};
     case policy::Exemption::Kind::exempt:
       break;
   }
-  constexpr std::string_view k_until = "tolerates-until:";
-  if (e.code.starts_with(k_until)) {
-    return {"toleration", "from:" + e.code.substr(k_until.size()), e.detail};
+  if (e.code->code == policy::Code::tolerates_until) {
+    return {"toleration", policy::Reason(policy::Code::from, e.code->subject), e.detail};
   }
-  return {"toleration", "no:" + e.code, e.detail};
+  return {"toleration", policy::nested(policy::Code::no, e.code->code), e.detail};
 }
 
 render::LevelVerdict level_verdict(const model::Snapshot& snap, model::PodId victim,
@@ -111,7 +112,7 @@ render::LevelVerdict level_verdict(const model::Snapshot& snap, model::PodId vic
   if (auto no = default_rules("default", level, priority)) {
     return *no;
   }
-  return {"default", "can-preempt",
+  return {"default", policy::Code::can_preempt,
           fmt::format("value {} is above the pod's priority {}", level.value, priority)};
 }
 

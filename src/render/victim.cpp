@@ -20,27 +20,36 @@ std::int32_t preemptor_priority(const model::Snapshot& snap, const VictimThreat&
                                       : snap.facts(t.preemptor).priority;
 }
 
-// The table cell for a verdict code; the detail says the rest.
-std::string short_verdict(const std::string& code) {
-  if (code == "can-preempt") {
+// What a "no" verdict says in a table cell, by the reason it nests; empty where the cell shows
+// the whole verdict.
+std::string_view short_no(const policy::Reason& no) {
+  switch (policy::inner_code(no).value_or(policy::Code::no)) {
+    case policy::Code::not_higher_priority:
+      return "no: not higher";
+    case policy::Code::preemption_policy_never:
+      return "no: preemptionPolicy Never";
+    case policy::Code::tolerates_not_scheduled:
+      return "no: window not started";
+    case policy::Code::tolerates_min_preemptable_priority:
+    case policy::Code::tolerates_until:
+      return "no: tolerated";
+    default:
+      return {};
+  }
+}
+
+// The table cell for a verdict; the detail says the rest.
+std::string short_verdict(const policy::Reason& code) {
+  if (code.code == policy::Code::can_preempt) {
     return "yes";
   }
-  if (code.starts_with("from:")) {
-    return "from " + code.substr(5);
+  if (code.code == policy::Code::from && !code.subject.empty()) {
+    return fmt::format("from {}", code.subject.front());
   }
-  if (code == "no:not-higher-priority") {
-    return "no: not higher";
+  if (code.code == policy::Code::no && !short_no(code).empty()) {
+    return std::string(short_no(code));
   }
-  if (code == "no:preemption-policy-never") {
-    return "no: preemptionPolicy Never";
-  }
-  if (code == "no:tolerates:not-scheduled") {
-    return "no: window not started";
-  }
-  if (code.starts_with("no:tolerates")) {
-    return "no: tolerated";
-  }
-  return code.starts_with("error:") ? "no: error" : code;
+  return policy::is_error(code.code) ? "no: error" : reason_text(code);
 }
 
 void print_header(const model::Snapshot& snap, const VictimReport& r, std::ostream& out) {
@@ -62,7 +71,7 @@ void print_threats(const model::Snapshot& snap, const VictimReport& r, std::ostr
   for (const auto& threat : r.threats) {
     t.add({preemptor_name(snap, threat.preemptor, threat.workload),
            std::to_string(preemptor_priority(snap, threat)), threat.policy,
-           threat.node.empty() ? "-" : threat.node, threat.reason});
+           threat.node.empty() ? "-" : threat.node, reason_text(threat.reason)});
   }
   t.print(out, 2);
 }
@@ -99,7 +108,7 @@ void print_levels(const VictimReport& r, bool wide, std::ostream& out) {
     Table t({"CLASS", "POLICY", "CODE", "DETAIL"});
     for (const auto& level : r.levels) {
       for (const auto& v : level.verdicts) {
-        t.add({level.priority_class, v.policy, v.code, v.detail});
+        t.add({level.priority_class, v.policy, reason_text(v.code), v.detail});
       }
     }
     t.print(out, 2);
@@ -140,7 +149,7 @@ Json threat_json(const model::Snapshot& snap, const VictimThreat& t) {
   if (!t.node.empty()) {
     j["node"] = t.node;
   }
-  j["reason"] = t.reason;
+  j["reason"] = reason_text(t.reason);
   return j;
 }
 
@@ -164,7 +173,8 @@ Json report_json(const model::Snapshot& snap, const VictimReport& r) {
     l["preemptionPolicy"] = level.preempt_never ? "Never" : "PreemptLowerPriority";
     Json verdicts = Json::array();
     for (const auto& v : level.verdicts) {
-      verdicts.push_back({{"policy", v.policy}, {"code", v.code}, {"detail", v.detail}});
+      verdicts.push_back(
+          {{"policy", v.policy}, {"code", reason_text(v.code)}, {"detail", v.detail}});
     }
     l["verdicts"] = std::move(verdicts);
     levels.push_back(std::move(l));

@@ -53,15 +53,15 @@ struct VictimThreat {
   model::PodId preemptor = model::k_none;  // k_none for a Kueue Workload preemptor
   std::uint32_t workload = model::k_none;
   std::string policy;
-  std::string node;    // empty for quota-level victims
-  std::string reason;  // the victim's reason code in that decision
+  std::string node;       // empty for quota-level victims
+  policy::Reason reason;  // the victim's reason in that decision
 };
 
 struct LevelVerdict {
   std::string policy;
   // can-preempt, from:<RFC 3339>, no:not-higher-priority, no:preemption-policy-never,
   // no:<toleration code>, error:<code>
-  std::string code;
+  policy::Reason code;
   std::string detail;  // for people
 };
 
