@@ -14,7 +14,7 @@ _kpreempt_options() {
         explain)
             echo "-f= --filename= -R --recursive --pod= --workload= --pod-file= --all-pending" \
                 "--victim= --policy= --now= --set= -o= --output= --color= -v --verbose" \
-                "--cache --no-cache -h --help" ;;
+                "--codes --cache --no-cache -h --help" ;;
         lint)
             echo "-f= --filename= -R --recursive --exclude= --allow-empty --baseline=" \
                 "--enable= --disable= --only= --fail-on= --kube-version=" \

@@ -73,6 +73,7 @@ complete -c kpreempt -n $explain -l set -x -d 'policy argument KEY=VALUE'
 complete -c kpreempt -n $explain -s o -l output -x -a 'text wide json yaml' -d 'output format'
 complete -c kpreempt -n $explain -l color -x -a 'auto always never' -d 'colour the output'
 complete -c kpreempt -n $explain -s v -l verbose -d 'note the objects no policy reads'
+complete -c kpreempt -n $explain -l codes -d 'list every reason code with its meaning'
 
 # The snapshot cache: explain, matrix.
 set -l cached '__fish_seen_subcommand_from explain matrix'

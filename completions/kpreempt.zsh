@@ -58,6 +58,7 @@ _kpreempt_explain() {
     '(-o --output)'{-o+,--output=}'[output format]:format:(text wide json yaml)' \
     '--color=[colour the output]:when:(auto always never)' \
     '(-v --verbose)'{-v,--verbose}'[note the objects no policy reads]' \
+    '--codes[list every reason code with its meaning]' \
     '(--no-cache)--cache[keep the loaded dump in the snapshot cache, whatever its size]' \
     '(--cache)--no-cache[neither read nor write the snapshot cache]'
 }

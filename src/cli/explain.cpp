@@ -172,6 +172,13 @@ std::string skipped_note(const model::StringMap& skipped_kinds) {
 
 int run_explain(const ExplainOptions& o, const Streams& io) {
   auto format = render::parse_format(o.output);
+  if (o.codes) {
+    render::render_codes(*format, io.out);
+    return k_exit_ok;
+  }
+  if (o.inputs.files.empty()) {
+    throw UsageError("explain needs a cluster dump: -f FILE (or --codes for the reason codes)");
+  }
   model::Instant now = parse_now(o.now);
   check_set_keys(o);  // reject a bad --set before the (possibly long) load
   int given = int(!o.pod.empty()) + int(!o.inputs.pod_files.empty()) + int(!o.workload.empty());
@@ -250,8 +257,7 @@ void add_explain(CLI::App& app, const Streams& io, int& exit_code) {
       "  kpreempt explain -f dump.yaml --all-pending -o wide\n"
       "  kpreempt explain -f dump.yaml --victim research/notebook-bob");
   cmd->add_option("-f,--filename", o->inputs.files,
-                  "cluster dump: YAML or JSON file, folder, or - for stdin (repeatable)")
-      ->required();
+                  "cluster dump: YAML or JSON file, folder, or - for stdin (repeatable)");
   cmd->add_flag("-R,--recursive", o->inputs.recursive, "read folders given with -f recursively");
   add_cache_flags(*cmd, o->inputs);
   cmd->add_option("--pod", o->pod, "the pending pod to explain, NAMESPACE/NAME");
@@ -279,6 +285,8 @@ void add_explain(CLI::App& app, const Streams& io, int& exit_code) {
       ->check(CLI::IsMember({"text", "wide", "json", "yaml"}));
   cmd->add_option("--color", o->color, "auto, always or never (NO_COLOR is honoured)")
       ->check(CLI::IsMember({"auto", "always", "never"}));
+  cmd->add_flag("--codes", o->codes,
+                "list every reason code the answers use, with its meaning, and exit");
   cmd->add_flag("-v,--verbose", o->verbose,
                 "also note the objects of the dump that no policy reads, by kind");
   cmd->callback([o, io, &exit_code] { exit_code = run_explain(*o, io); });

@@ -27,6 +27,7 @@ struct ExplainOptions {
   std::string output = "text";
   std::string color = "auto";
   bool verbose = false;  // -v: also say what the dump held that no policy reads
+  bool codes = false;    // --codes: print the reason vocabulary instead
 };
 
 // Who is explained: a pod or a Kueue Workload.

@@ -301,7 +301,16 @@ constexpr CodeInfo k_codes[] = {
     {Code::min_preemptable_priority_reached, "min-preemptable-priority-reached", SubjectKind::none,
      "The preemptor's priority reaches the class's minimum-preemptable-priority."},
     {Code::not_higher_priority, "not-higher-priority", SubjectKind::none,
-     "Pods of this class are not above the pod's priority."},
+     "The class's value is not above the pod's priority, so its pods never preempt it."},
+};
+
+constexpr CriterionInfo k_criteria[] = {
+    {Criterion::pdb_violations, "pdb-violations", "fewest PDB violations"},
+    {Criterion::highest_victim_priority, "highest-victim-priority",
+     "lowest highest-victim priority"},
+    {Criterion::sum_priorities, "sum-priorities", "lowest sum of victim priorities"},
+    {Criterion::victim_count, "victim-count", "fewest victims"},
+    {Criterion::start_time, "start-time", "its most important victims started latest"},
 };
 
 // The table is indexed by the enum: a code out of place would print another's name.
@@ -314,6 +323,16 @@ constexpr bool in_enum_order() {
   return true;
 }
 static_assert(in_enum_order());
+
+constexpr bool criteria_in_enum_order() {
+  for (std::size_t i = 0; i < std::size(k_criteria); ++i) {
+    if (static_cast<std::size_t>(k_criteria[i].criterion) != i) {
+      return false;
+    }
+  }
+  return true;
+}
+static_assert(criteria_in_enum_order());
 
 }  // namespace
 
@@ -340,6 +359,46 @@ std::optional<Code> code_named(std::string_view name) {
     }
   }
   return std::nullopt;
+}
+
+bool is_error(Code code) {
+  switch (code) {
+    case Code::error_:
+    case Code::error_double_removal:
+    case Code::error_no_victims_needed:
+    case Code::error_removed_twice:
+    case Code::error_priority_class_not_found:
+      return true;
+    default:
+      return false;
+  }
+}
+
+Reason nested(Code outer, Code inner) {
+  return Reason(outer, std::string(name(inner)));
+}
+
+std::optional<Code> inner_code(const Reason& reason) {
+  if (info(reason.code).subject != SubjectKind::reason || reason.subject.size() != 1) {
+    return std::nullopt;
+  }
+  return code_named(reason.subject.front());
+}
+
+std::span<const CriterionInfo> criteria() {
+  return k_criteria;
+}
+
+const CriterionInfo& info(Criterion criterion) {
+  return k_criteria[static_cast<std::size_t>(criterion)];
+}
+
+std::string_view name(Criterion criterion) {
+  return info(criterion).name;
+}
+
+Reason lost_on(Criterion criterion) {
+  return Reason(Code::lost, std::string(name(criterion)));
 }
 
 std::string_view name(VerdictUnit unit) {

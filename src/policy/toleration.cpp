@@ -32,7 +32,8 @@ constexpr std::int64_t k_nanos_per_second = 1'000'000'000;
 constexpr Instant k_go_zero_time{-62'135'596'800, 0};
 
 struct Words {
-  std::string code, detail;
+  Reason code;
+  std::string detail;
 };
 
 // The judgement, worded only when someone reads the words: a dry run over a big cluster judges
@@ -41,7 +42,7 @@ struct Words {
 template <class Wording>
 Exemption judged(Exemption::Kind kind, bool worded, Wording wording) {
   if (!worded && kind != Exemption::Kind::error) {
-    return Exemption{kind, {}, {}};
+    return Exemption{kind, std::nullopt, {}};
   }
   Words w = wording();
   return Exemption{kind, std::move(w.code), std::move(w.detail)};
@@ -104,7 +105,7 @@ Exemption judge_window(const model::Pod& pod, const TolerationPolicy& p, Instant
   const std::int32_t min = p.minimum_preemptable_priority;
   if (p.toleration_seconds < 0) {
     return judged(Exemption::Kind::exempt, worded, [&] {
-      return Words{"tolerates:min-preemptable-priority",
+      return Words{Code::tolerates_min_preemptable_priority,
                    fmt::format("protected while priority < {} (toleration forever)", min)};
     });
   }
@@ -114,7 +115,7 @@ Exemption judge_window(const model::Pod& pod, const TolerationPolicy& p, Instant
       const std::string why = cond == nullptr
                                   ? "no PodScheduled condition"
                                   : fmt::format("PodScheduled is {}", quote(cond->status));
-      return Words{"tolerates:not-scheduled",
+      return Words{Code::tolerates_not_scheduled,
                    fmt::format("protected from priority < {}: {}, so the toleration window has "
                                "not started ({})",
                                min, why, seconds_text(p))};
@@ -125,14 +126,14 @@ Exemption judge_window(const model::Pod& pod, const TolerationPolicy& p, Instant
   const Instant expiry = toleration_expiry(scheduled, p.toleration_seconds);
   if (expiry > now) {
     return judged(Exemption::Kind::exempt, worded, [&] {
-      return Words{"tolerates-until:" + model::to_string(expiry),
+      return Words{Reason(Code::tolerates_until, model::to_string(expiry)),
                    fmt::format("protected from priority < {} until {} ({})", min,
                                model::to_string(expiry), seconds_text(p))};
     });
   }
   return judged(Exemption::Kind::not_exempt, worded, [&] {
     return Words{
-        "toleration-expired",
+        Code::toleration_expired,
         fmt::format("toleration expired at {} (scheduled at {}{}, {})", model::to_string(expiry),
                     model::to_string(Instant{scheduled.seconds, 0}),
                     null_time ? ": lastTransitionTime null" : "", seconds_text(p))};
@@ -220,12 +221,25 @@ struct PodNameHash {
 };
 using Notes = std::unordered_map<PodName, std::string, PodNameHash>;
 
+// The codes of an exempt judgement, which keep a pod on its node.
+bool exempts(Code code) {
+  switch (code) {
+    case Code::exempt_preemptor_never:
+    case Code::tolerates_min_preemptable_priority:
+    case Code::tolerates_not_scheduled:
+    case Code::tolerates_until:
+      return true;
+    default:
+      return false;
+  }
+}
+
 // Pods that stay preemptable keep the default verdict code; the reason their class did not
 // protect them goes first in the detail. Returns how many pods of the node are exempt.
 std::int64_t annotate_pods(NodeVerdict& nv, const Notes& notes) {
   std::int64_t exempt = 0;
   for (PodVerdict& pv : nv.pods) {
-    exempt += pv.code.starts_with("tolerates") || pv.code.starts_with("exempt:") ? 1 : 0;
+    exempt += exempts(pv.code.code) ? 1 : 0;
     const auto it = notes.find({pv.pod.namespace_, pv.pod.name});
     if (it != notes.end()) {
       pv.detail = pv.detail.empty() ? it->second : it->second + "; " + pv.detail;
@@ -241,15 +255,15 @@ void retell(Decision& d, const Input& in, const Notes& notes) {
   std::vector<const NodeVerdict*> errors;
   for (NodeVerdict& nv : d.nodes) {
     const std::int64_t exempt = annotate_pods(nv, notes);
-    if (nv.code == "no-victims") {
+    if (nv.code == Code::no_victims) {
       nv.detail = fmt::format("No victims found on node {} for preemptor pod {}", nv.node,
                               in.snapshot.pods()[in.preemptor].name);
     }
-    if (exempt > 0 && (nv.code == "no-victims" || nv.code.starts_with("still-unschedulable:"))) {
+    if (exempt > 0 && (nv.code == Code::no_victims || nv.code.code == Code::still_unschedulable)) {
       nv.detail +=
           fmt::format("; {} lower-priority pod(s) tolerate the preemptor and stay", exempt);
     }
-    if (nv.code.starts_with("error:")) {
+    if (is_error(nv.code.code)) {
       errors.push_back(&nv);
     }
   }
@@ -269,16 +283,19 @@ void retell(Decision& d, const Input& in, const Notes& notes) {
   }
 }
 
+// An unworded judgement leaves the check without a code; the dry run reads one only for the
+// pod verdicts, which it then does not build.
 VictimCheck to_victim_check(Exemption e) {
+  Reason code = e.code ? std::move(*e.code) : Reason();
   switch (e.kind) {
     case Exemption::Kind::exempt:
-      return {VictimCheck::Kind::exempt, std::move(e.code), std::move(e.detail)};
+      return {VictimCheck::Kind::exempt, std::move(code), std::move(e.detail)};
     case Exemption::Kind::error:
-      return {VictimCheck::Kind::node_error, std::move(e.code), std::move(e.detail)};
+      return {VictimCheck::Kind::node_error, std::move(code), std::move(e.detail)};
     case Exemption::Kind::not_exempt:
       break;
   }
-  return {VictimCheck::Kind::eligible, std::move(e.code), std::move(e.detail)};
+  return {VictimCheck::Kind::eligible, std::move(code), std::move(e.detail)};
 }
 
 }  // namespace
@@ -338,26 +355,27 @@ Exemption evaluate_toleration_for(const model::Snapshot& snap, model::PodId vict
   const model::Pod& pod = snap.pods()[victim];
   if (pod.priority_class_name.empty()) {
     return judged(Exemption::Kind::not_exempt, worded, [&] {
-      return Words{"no-priority-class", "no priorityClassName, so no toleration policy applies"};
+      return Words{Code::no_priority_class,
+                   "no priorityClassName, so no toleration policy applies"};
     });
   }
   const model::PriorityClass* pc = find_class(snap, pod.priority_class_name);
   if (pc == nullptr) {
     return judged(Exemption::Kind::error, worded, [&] {
-      return Words{"error:priority-class-not-found",
+      return Words{Code::error_priority_class_not_found,
                    fmt::format("priorityclass.scheduling.k8s.io {} not found",
                                quote(pod.priority_class_name))};
     });
   }
   if (preemptor_never) {
     return judged(Exemption::Kind::exempt, worded, [&] {
-      return Words{"exempt:preemptor-never", "the preemptor's preemptionPolicy is Never"};
+      return Words{Code::exempt_preemptor_never, "the preemptor's preemptionPolicy is Never"};
     });
   }
   const TolerationPolicyParse parsed = parse_toleration_policy(*pc);
   if (!parsed.policy) {
     return judged(Exemption::Kind::not_exempt, worded, [&] {
-      return Words{"invalid-policy",
+      return Words{Code::invalid_policy,
                    fmt::format("PriorityClass {} annotation {}={}: {}; its whole toleration policy "
                                "is ignored",
                                quote(pc->name), parsed.key, quote(parsed.value), parsed.error)};
@@ -366,7 +384,7 @@ Exemption evaluate_toleration_for(const model::Snapshot& snap, model::PodId vict
   const TolerationPolicy& p = *parsed.policy;
   if (preemptor_priority >= p.minimum_preemptable_priority) {
     return judged(Exemption::Kind::not_exempt, worded, [&] {
-      return Words{"min-preemptable-priority-reached",
+      return Words{Code::min_preemptable_priority_reached,
                    fmt::format("preemptor priority {} reaches minimum-preemptable-priority {}",
                                preemptor_priority, minimum_text(p, *pc))};
     });
@@ -388,7 +406,8 @@ Decision decide_toleration(const Input& in) {
     Exemption e = evaluate_toleration(in.snapshot, id, in.preemptor, in.now, in.pod_verdicts);
     if (e.kind == Exemption::Kind::not_exempt && in.pod_verdicts) {
       const std::lock_guard lock(notes_mutex);
-      notes[{pod.namespace_, pod.name}] = e.code + ": " + e.detail;
+      // A pod that stays preemptable was judged by a code with no subject.
+      notes[{pod.namespace_, pod.name}] = fmt::format("{}: {}", name(e.code->code), e.detail);
     }
     return to_victim_check(std::move(e));
   };

@@ -67,7 +67,7 @@ Json rank_json(const policy::CandidateRank& r) {
 Json node_json(const policy::NodeVerdict& n) {
   Json j;
   j["name"] = n.node;
-  j["code"] = n.code;
+  j["code"] = reason_text(n.code);
   if (!n.detail.empty()) {
     j["detail"] = n.detail;
   }
@@ -79,7 +79,7 @@ Json node_json(const policy::NodeVerdict& n) {
     Json pj = ref_json(p.pod);
     pj["priority"] = p.priority;
     pj["victim"] = p.victim;
-    pj["code"] = p.code;
+    pj["code"] = reason_text(p.code);
     if (!p.detail.empty()) {
       pj["detail"] = p.detail;
     }
@@ -112,7 +112,7 @@ Json result_json(const policy::Decision& d) {
       vj["node"] = v.node;
     }
     vj["priority"] = v.priority;
-    vj["reason"] = v.reason;
+    vj["reason"] = reason_text(v.reason);
     if (!v.queue.empty()) {
       vj["queue"] = v.queue;
     }

@@ -85,7 +85,7 @@ void print_victims(const policy::Decision& d, std::ostream& out) {
   Table t(header);
   for (const auto& v : d.victims) {
     std::vector<std::string> row = {pod_name(v.ref), v.node.empty() ? "-" : v.node,
-                                    std::to_string(v.priority), v.reason};
+                                    std::to_string(v.priority), reason_text(v.reason)};
     if (queues) {
       row.insert(row.begin() + 2, v.queue.empty() ? "-" : v.queue);
     }
@@ -117,7 +117,7 @@ void print_nodes(const policy::Decision& d, bool wide, std::ostream& out) {
     if (wide || is_candidate || d.nodes.size() <= k_max_listed_nodes) {
       listed.push_back(&n);
     } else {
-      grouped[n.code].push_back(&n);
+      grouped[reason_text(n.code)].push_back(&n);
     }
   }
   if (listed.empty() && grouped.empty()) {
@@ -134,7 +134,7 @@ void print_nodes(const policy::Decision& d, bool wide, std::ostream& out) {
                  [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
   Table t({unit, "RESULT", "DETAIL"});
   for (const auto* n : listed) {
-    t.add({n->node, n->code, n->detail});
+    t.add({n->node, reason_text(n->code), n->detail});
   }
   for (const auto& [code, nodes] : grouped) {
     std::string label = fmt::format("{} nodes", nodes.size());
@@ -150,7 +150,7 @@ void print_pod_verdicts(const policy::Decision& d, std::ostream& out) {
            "VERDICT", "DETAIL"});
   for (const auto& n : d.nodes) {
     for (const auto& p : n.pods) {
-      t.add({n.node, pod_name(p.pod), std::to_string(p.priority), p.code, p.detail});
+      t.add({n.node, pod_name(p.pod), std::to_string(p.priority), reason_text(p.code), p.detail});
     }
   }
   if (!t.empty()) {

@@ -88,7 +88,7 @@ void print_threats(const model::Snapshot& snap, const VictimReport& r, std::ostr
   for (const auto& threat : r.threats) {
     t.add({preemptor_name(snap, threat.preemptor, threat.workload),
            std::to_string(preemptor_priority(snap, threat)), threat.policy,
-           threat.node.empty() ? "-" : threat.node, threat.reason});
+           threat.node.empty() ? "-" : threat.node, reason_text(threat.reason)});
   }
   t.print(out, 2);
 }
@@ -166,7 +166,7 @@ Json threat_json(const model::Snapshot& snap, const VictimThreat& t) {
   if (!t.node.empty()) {
     j["node"] = t.node;
   }
-  j["reason"] = t.reason;
+  j["reason"] = reason_text(t.reason);
   return j;
 }
 

@@ -5,6 +5,7 @@
 #include "support/text.h"
 
 #include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
 
 #include <cctype>
 #include <cstdio>
@@ -66,7 +67,66 @@ std::vector<std::string> pages() {
   return names;
 }
 
+// Text as troff source writes it: a "-" becomes "\-", a leading "." or "'" is escaped.
+std::string troff_text(const std::string& text) {
+  std::string out = text.starts_with('.') || text.starts_with('\'') ? "\\&" : "";
+  for (char c : text) {
+    out += c == '-' ? std::string("\\-") : c == '\\' ? std::string("\\e") : std::string(1, c);
+  }
+  return out;
+}
+
+// The lines between ".\" NAME begin" and ".\" NAME end" of a page.
+std::string block(const std::string& page, const std::string& name) {
+  const std::string begin = ".\\\" " + name + " begin\n";
+  const std::string end = ".\\\" " + name + " end\n";
+  auto from = page.find(begin);
+  auto to = page.find(end);
+  if (from == std::string::npos || to == std::string::npos || to < from) {
+    return "(no " + name + " block)";
+  }
+  return page.substr(from + begin.size(), to - from - begin.size());
+}
+
+// One ".TP" entry per item: the term in bold, then its meaning.
+std::string entries(const nlohmann::json& items, const char* term) {
+  std::string out;
+  for (const auto& item : items) {
+    out += ".TP\n.B " + troff_text(item[term].get<std::string>()) + "\n" +
+           troff_text(item["meaning"].get<std::string>()) + "\n";
+  }
+  return out;
+}
+
 }  // namespace
+
+TEST_CASE("kpreempt-output(7) lists every reason code and criterion the program has",
+          "[completion][man]") {
+  Run r = run_cli({"explain", "--codes", "-o", "json"});
+  REQUIRE(r.code == 0);
+  const nlohmann::json doc = nlohmann::json::parse(r.out);
+  const std::string page = read_page("kpreempt-output.7");
+  // On a mismatch, the expected block is printed: paste it into the page.
+  std::string codes = entries(doc["codes"], "pattern");
+  INFO("expected codes block:\n" << codes);
+  CHECK(block(page, "codes") == codes);
+  std::string criteria = entries(doc["criteria"], "criterion");
+  INFO("expected criteria block:\n" << criteria);
+  CHECK(block(page, "criteria") == criteria);
+}
+
+TEST_CASE("the section 7 pages render without a groff warning", "[completion][man]") {
+  if (!have("groff")) {
+    SUCCEED("groff is not installed: skipped");
+    return;
+  }
+  for (const char* name : {"kpreempt-output.7"}) {
+    INFO(name);
+    Run r = sh(std::string("groff -man -Tutf8 -ww -z ") + name);
+    CHECK(r.code == 0);
+    CHECK(r.out.empty());
+  }
+}
 
 TEST_CASE("every subcommand has a man page that kpreempt(1) refers to", "[completion][man]") {
   std::string overview = read_page("kpreempt.1");

@@ -155,9 +155,9 @@ TEST_CASE("a borrowing namespace is reclaimed regardless of priority", "[policy]
   // is no longer a candidate.
   CHECK(victim_names(d) == std::vector<std::string>{"b/b2"});
   CHECK(d.victims[0].queue == "b/eq");
-  CHECK(d.victims[0].reason == "victim:node-fit");
+  CHECK(d.victims[0].reason == policy::Code::victim_node_fit);
   REQUIRE(verdict(d, "n1", "b1") != nullptr);
-  CHECK(verdict(d, "n1", "b1")->code == "quota-not-over-min");
+  CHECK(verdict(d, "n1", "b1")->code == policy::Code::quota_not_over_min);
   CHECK(testing::has_reason(d, "prefilter:aggregated-over-min"));
 }
 
@@ -170,8 +170,8 @@ TEST_CASE("a quota above min with the request only preempts its own lower-priori
   const Decision d = decide(yaml, "a", "p");
   REQUIRE(d.outcome == Outcome::preempt);
   CHECK(victim_names(d) == std::vector<std::string>{"a/low"});
-  CHECK(verdict(d, "n1", "same")->code == "not-lower-priority");
-  CHECK(verdict(d, "n1", "other")->code == "other-namespace");
+  CHECK(verdict(d, "n1", "same")->code == policy::Code::not_lower_priority);
+  CHECK(verdict(d, "n1", "other")->code == policy::Code::other_namespace);
 }
 
 TEST_CASE("a preemptor without a quota never touches pods of quota namespaces",
@@ -180,7 +180,7 @@ TEST_CASE("a preemptor without a quota never touches pods of quota namespaces",
                            pod("a", "managed", "n1", 0, "2") + pod("free", "p", "", 10, "2");
   const Decision d = decide(yaml, "free", "p");
   CHECK(d.outcome == Outcome::unschedulable);
-  CHECK(verdict(d, "n1", "managed")->code == "quota-managed");
+  CHECK(verdict(d, "n1", "managed")->code == policy::Code::quota_managed);
   const nlohmann::json details = d.details;
   CHECK(details["prefilter"]["mode"] == "no-quota");
 }
@@ -208,8 +208,8 @@ TEST_CASE("a candidate failing both the node and the quota check drops the node"
   const Decision d = decide(yaml, "a", "p");
   CHECK(d.outcome == Outcome::unschedulable);
   REQUIRE(d.nodes.size() == 2);
-  CHECK(d.nodes[0].code == "error:removed-twice");
-  CHECK(d.nodes[1].code == "no-potential-victims");
+  CHECK(d.nodes[0].code == policy::Code::error_removed_twice);
+  CHECK(d.nodes[1].code == policy::Code::no_potential_victims);
 }
 
 TEST_CASE("the quota table shows usage before and after the preemption", "[policy][capacity]") {

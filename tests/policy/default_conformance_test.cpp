@@ -2,6 +2,7 @@
 // Conformance cases of the default policy (taken from upstream default_preemption_test.go)
 // rebuilt with the builders, so a failure points at one behaviour rather than at a dump.
 #include "support/builders.h"
+#include "support/reasons.h"
 
 #include "kpreempt/policy/default.h"
 
@@ -53,7 +54,7 @@ TEST_CASE("conformance dryrun-mixed-priority-victims: only the small mid pod is 
   CHECK(victim_names(d) == Names{"default/p1.3", "default/p1.2"});
   CHECK(pod_code(d, "node1", "default/p1.1") == "reprieved");
   CHECK(pod_code(d, "node1", "default/p1.4") == "higher-or-equal-priority");
-  CHECK(node_verdict(d, "node2")->code == "no-victims");
+  CHECK(node_verdict(d, "node2")->code == policy::Code::no_victims);
 }
 
 TEST_CASE("conformance dryrun-small-low-priority-pod-reprieved: reprieve most important first",
@@ -70,7 +71,7 @@ TEST_CASE("conformance dryrun-small-low-priority-pod-reprieved: reprieve most im
   REQUIRE(d.outcome == Outcome::preempt);
   CHECK(d.node == "node1");
   CHECK(victim_names(d) == Names{"default/p1.2"});
-  CHECK(node_verdict(d, "node2")->code == "lost:start-time");
+  CHECK(node_verdict(d, "node2")->code == policy::lost_on(policy::Criterion::start_time));
 }
 
 TEST_CASE("conformance select-min-sum-of-priorities", "[policy][default][conformance]") {
@@ -90,8 +91,8 @@ TEST_CASE("conformance select-min-sum-of-priorities", "[policy][default][conform
   REQUIRE(d.outcome == Outcome::preempt);
   CHECK(d.node == "node2");
   CHECK(victim_names(d) == Names{"default/p2.1", "default/p2.2"});
-  CHECK(node_verdict(d, "node1")->code == "lost:sum-priorities");
-  CHECK(node_verdict(d, "node3")->code == "lost:sum-priorities");
+  CHECK(node_verdict(d, "node1")->code == policy::lost_on(policy::Criterion::sum_priorities));
+  CHECK(node_verdict(d, "node3")->code == policy::lost_on(policy::Criterion::sum_priorities));
 }
 
 TEST_CASE("conformance select-latest-start-time-per-node", "[policy][default][conformance]") {
@@ -111,7 +112,7 @@ TEST_CASE("conformance select-latest-start-time-per-node", "[policy][default][co
   REQUIRE(d.outcome == Outcome::preempt);
   CHECK(d.node == "node2");
   CHECK(victim_names(d) == Names{"default/p2.1", "default/p2.2"});
-  CHECK(node_verdict(d, "node1")->code == "lost:start-time");
+  CHECK(node_verdict(d, "node1")->code == policy::lost_on(policy::Criterion::start_time));
 }
 
 TEST_CASE("conformance dryrun-existing-anti-affinity-victim", "[policy][default][conformance]") {
@@ -146,9 +147,10 @@ TEST_CASE("conformance postfilter-mixed-reasons-no-candidate", "[policy][default
   CHECK(d.outcome == Outcome::unschedulable);
   CHECK(d.victims.empty());
   CHECK(has_reason(d, "no-candidates"));
-  CHECK(node_verdict(d, "node1")->code == "no-victims");
-  CHECK(node_verdict(d, "node2")->code == "node-unresolvable:NodeResourcesFit");
-  CHECK(node_verdict(d, "node3")->code == "no-victims");
+  CHECK(node_verdict(d, "node1")->code == policy::Code::no_victims);
+  CHECK(node_verdict(d, "node2")->code ==
+        policy::Reason(policy::Code::node_unresolvable, "NodeResourcesFit"));
+  CHECK(node_verdict(d, "node3")->code == policy::Code::no_victims);
 }
 
 TEST_CASE("conformance dryrun-topology-spread-two-candidates", "[policy][default][conformance]") {
@@ -181,7 +183,7 @@ TEST_CASE("conformance dryrun-topology-spread-two-candidates", "[policy][default
   CHECK(d.node == "node-a");
   CHECK(victim_names(d) == Names{"default/pod-a2"});
   CHECK(pod_code(d, "node-a", "default/pod-a1") == "reprieved");
-  CHECK(node_verdict(d, "node-x")->code == "no-victims");
+  CHECK(node_verdict(d, "node-x")->code == policy::Code::no_victims);
 }
 
 }  // namespace

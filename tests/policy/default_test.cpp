@@ -4,6 +4,7 @@
 #include "kpreempt/policy/default.h"
 
 #include "support/builders.h"
+#include "support/reasons.h"
 
 #include "kpreempt/diag.h"
 
@@ -33,7 +34,7 @@ TEST_CASE("a pod that passes the filters somewhere fits without preemption", "[p
   CHECK(d.node.empty());
   CHECK(d.victims.empty());
   CHECK(has_reason(d, "fits"));
-  CHECK(node_verdict(d, "n3")->code == "passes-filters");
+  CHECK(node_verdict(d, "n3")->code == policy::Code::passes_filters);
   CHECK(d.policy == "default");
 }
 
@@ -47,7 +48,7 @@ TEST_CASE("only the lower-priority pod is evicted and the higher one stays", "[p
   REQUIRE(d.outcome == Outcome::preempt);
   CHECK(d.node == "n1");
   CHECK(victim_names(d) == Names{"ns/low"});
-  CHECK(d.victims[0].reason == "victim");
+  CHECK(d.victims[0].reason == policy::Code::victim);
   CHECK(pod_code(d, "n1", "ns/mid") == "higher-or-equal-priority");
   CHECK(pod_code(d, "n1", "ns/low") == "victim");
   CHECK(reason_texts(d).front() == "preempt");
@@ -61,7 +62,7 @@ TEST_CASE("equal priority is never preemptible", "[policy][default]") {
   const auto d = c.decide(policy::decide_default, "ns/p");
   CHECK(d.outcome == Outcome::unschedulable);
   CHECK(has_reason(d, "no-candidates"));
-  CHECK(node_verdict(d, "n1")->code == "no-victims");
+  CHECK(node_verdict(d, "n1")->code == policy::Code::no_victims);
 }
 
 TEST_CASE("filters that removing pods cannot fix make the node unresolvable", "[policy][default]") {
@@ -76,11 +77,15 @@ TEST_CASE("filters that removing pods cannot fix make the node unresolvable", "[
   c.add(pod("ns/p").priority(100).cpu("1").node_selector("zone", "a"));
   const auto d = c.decide(policy::decide_default, "ns/p");
   CHECK(d.outcome == Outcome::unschedulable);
-  CHECK(node_verdict(d, "taint")->code == "node-unresolvable:TaintToleration");
+  CHECK(node_verdict(d, "taint")->code ==
+        policy::Reason(policy::Code::node_unresolvable, "TaintToleration"));
   CHECK(node_verdict(d, "taint")->detail == "node(s) had untolerated taint {gpu: true}");
-  CHECK(node_verdict(d, "cordoned")->code == "node-unresolvable:NodeUnschedulable");
-  CHECK(node_verdict(d, "labels")->code == "node-unresolvable:NodeAffinity");
-  CHECK(node_verdict(d, "small")->code == "node-unresolvable:NodeAffinity");
+  CHECK(node_verdict(d, "cordoned")->code ==
+        policy::Reason(policy::Code::node_unresolvable, "NodeUnschedulable"));
+  CHECK(node_verdict(d, "labels")->code ==
+        policy::Reason(policy::Code::node_unresolvable, "NodeAffinity"));
+  CHECK(node_verdict(d, "small")->code ==
+        policy::Reason(policy::Code::node_unresolvable, "NodeAffinity"));
 }
 
 TEST_CASE("a request above allocatable is unresolvable (v1.34)", "[policy][default]") {
@@ -90,7 +95,8 @@ TEST_CASE("a request above allocatable is unresolvable (v1.34)", "[policy][defau
                      .add(pod("ns/p").priority(100).cpu("300m"));
   const auto d = c.decide(policy::decide_default, "ns/p");
   CHECK(d.outcome == Outcome::unschedulable);
-  CHECK(node_verdict(d, "n1")->code == "node-unresolvable:NodeResourcesFit");
+  CHECK(node_verdict(d, "n1")->code ==
+        policy::Reason(policy::Code::node_unresolvable, "NodeResourcesFit"));
   CHECK(node_verdict(d, "n1")->detail == "Insufficient cpu");
 }
 
@@ -102,7 +108,7 @@ TEST_CASE("a full pod count is resolved by evicting a pod", "[policy][default]")
   const auto d = c.decide(policy::decide_default, "ns/p");
   REQUIRE(d.outcome == Outcome::preempt);
   CHECK(victim_names(d) == Names{"ns/a"});
-  CHECK(node_verdict(d, "n1")->code == "candidate");
+  CHECK(node_verdict(d, "n1")->code == policy::Code::candidate);
 }
 
 TEST_CASE("a used host port is freed by preemption", "[policy][default]") {
@@ -145,7 +151,7 @@ TEST_CASE("a victim terminating by preemption on the nominated node blocks a new
     c2.add(pod("ns/p").priority(100).cpu("1").nominated("n1"));
     const auto d = c2.decide(policy::decide_default, "ns/p");
     REQUIRE(d.outcome == Outcome::preempt);
-    CHECK(d.victims[0].reason == "already-terminating");
+    CHECK(d.victims[0].reason == policy::Code::already_terminating);
     SECTION("unless the variant blocks on any terminating pod") {
       policy::Variant v;
       v.any_terminating_blocks = true;
@@ -179,9 +185,10 @@ TEST_CASE("higher-priority nominated pods occupy their node; lower ones are invi
   const auto d = c.decide(policy::decide_default, "ns/p");
   // n2's nominated pod has lower priority, so n2 simply fits.
   CHECK(d.outcome == Outcome::fits);
-  CHECK(node_verdict(d, "n1")->code == "unschedulable:NodeResourcesFit");
+  CHECK(node_verdict(d, "n1")->code ==
+        policy::Reason(policy::Code::unschedulable, "NodeResourcesFit"));
   CHECK(pod_code(d, "n1", "ns/big") == "nominated-counted");
-  CHECK(node_verdict(d, "n2")->code == "passes-filters");
+  CHECK(node_verdict(d, "n2")->code == policy::Code::passes_filters);
 }
 
 TEST_CASE("the winner's lower-priority nominations are cleared", "[policy][default]") {
@@ -242,7 +249,7 @@ TEST_CASE("PDB budgets are consumed in importance order and violations still evi
   REQUIRE(d.outcome == Outcome::preempt);
   // a used the budget, b violates; the violating group is reprieved first, then re-sorted.
   CHECK(victim_names(d) == Names{"ns/a", "ns/b"});
-  CHECK(d.victims[1].reason == "pdb-violation:ns/budget");
+  CHECK(d.victims[1].reason == policy::Reason(policy::Code::pdb_violation, "ns/budget"));
   CHECK(pod_code(d, "n1", "ns/a") == "pdb-within-budget:ns/budget");
   REQUIRE(node_verdict(d, "n1")->rank);
   CHECK(node_verdict(d, "n1")->rank->pdb_violations == 1);
@@ -275,7 +282,7 @@ TEST_CASE("a node without PDB violations beats one with fewer victims", "[policy
   c.add(pod("ns/p").priority(100).cpu("1"));
   const auto d = c.decide(policy::decide_default, "ns/p");
   CHECK(d.node == "n2");
-  CHECK(node_verdict(d, "n1")->code == "lost:pdb-violations");
+  CHECK(node_verdict(d, "n1")->code == policy::lost_on(policy::Criterion::pdb_violations));
 }
 
 TEST_CASE("candidates are ranked criterion by criterion", "[policy][default]") {
@@ -294,10 +301,10 @@ TEST_CASE("candidates are ranked criterion by criterion", "[policy][default]") {
   const auto d = c.decide(policy::decide_default, "ns/p");
   REQUIRE(d.outcome == Outcome::preempt);
   CHECK(d.node == "n4");
-  CHECK(node_verdict(d, "n1")->code == "lost:highest-victim-priority");
-  CHECK(node_verdict(d, "n2")->code == "lost:sum-priorities");
-  CHECK(node_verdict(d, "n3")->code == "lost:start-time");
-  CHECK(node_verdict(d, "n4")->code == "candidate");
+  CHECK(node_verdict(d, "n1")->code == policy::lost_on(policy::Criterion::highest_victim_priority));
+  CHECK(node_verdict(d, "n2")->code == policy::lost_on(policy::Criterion::sum_priorities));
+  CHECK(node_verdict(d, "n3")->code == policy::lost_on(policy::Criterion::start_time));
+  CHECK(node_verdict(d, "n4")->code == policy::Code::candidate);
   CHECK(d.tied_nodes.empty());
 }
 
@@ -311,7 +318,7 @@ TEST_CASE("negative priorities use the adjusted sum, so fewer victims still win"
   c.add(pod("ns/p").priority(100).cpu("1"));
   const auto d = c.decide(policy::decide_default, "ns/p");
   CHECK(d.node == "n2");
-  CHECK(node_verdict(d, "n1")->code == "lost:sum-priorities");
+  CHECK(node_verdict(d, "n1")->code == policy::lost_on(policy::Criterion::sum_priorities));
 }
 
 TEST_CASE("fully tied candidates are all reported and the first name wins", "[policy][default]") {
@@ -320,7 +327,7 @@ TEST_CASE("fully tied candidates are all reported and the first name wins", "[po
   CHECK(d.node == "n1");
   CHECK(d.tied_nodes == Names{"n1", "n2"});
   CHECK(has_reason(d, "tie:n1,n2"));
-  CHECK(node_verdict(d, "n2")->code == "tied");
+  CHECK(node_verdict(d, "n2")->code == policy::Code::tied);
   CHECK(victim_names(d) == Names{"ns/a"});
 }
 
@@ -333,7 +340,8 @@ TEST_CASE("preempting a pod the preemptor has affinity to leaves the node unsche
       term(selector({{"app", "db"}}), "kubernetes.io/hostname")));
   const auto d = c.decide(policy::decide_default, "ns/p");
   CHECK(d.outcome == Outcome::unschedulable);
-  CHECK(node_verdict(d, "n1")->code == "still-unschedulable:InterPodAffinity");
+  CHECK(node_verdict(d, "n1")->code ==
+        policy::Reason(policy::Code::still_unschedulable, "InterPodAffinity"));
 }
 
 TEST_CASE("an existing pod's anti-affinity is resolved by evicting it", "[policy][default]") {
@@ -381,9 +389,11 @@ TEST_CASE("topology spread counts domains and removing a matching pod helps", "[
   const auto d = c.decide(policy::decide_default, "ns/p");
   // Zone a holds 1 (the nominated w0 has lower priority and is ignored): skew 1+1-1 = 1 fits.
   CHECK(d.outcome == Outcome::fits);
-  CHECK(node_verdict(d, "a")->code == "passes-filters");
-  CHECK(node_verdict(d, "b")->code == "unschedulable:PodTopologySpread");
-  CHECK(node_verdict(d, "nolabel")->code == "node-unresolvable:PodTopologySpread");
+  CHECK(node_verdict(d, "a")->code == policy::Code::passes_filters);
+  CHECK(node_verdict(d, "b")->code ==
+        policy::Reason(policy::Code::unschedulable, "PodTopologySpread"));
+  CHECK(node_verdict(d, "nolabel")->code ==
+        policy::Reason(policy::Code::node_unresolvable, "PodTopologySpread"));
 }
 
 TEST_CASE("DefaultPreemption args are validated and read from --set over the config",

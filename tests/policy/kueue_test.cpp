@@ -119,12 +119,12 @@ TEST_CASE("the lowest-priority workload of the ClusterQueue is preempted", "[pol
   CHECK(r.d.outcome == Outcome::preempt);
   REQUIRE(victim_names(r.d) == std::vector<std::string>{"low"});
   CHECK(r.d.victims[0].ref.kind == "Workload");
-  CHECK(r.d.victims[0].reason == "InClusterQueue");
+  CHECK(r.d.victims[0].reason == policy::Code::in_cluster_queue);
   CHECK(r.d.victims[0].queue == "cq");
   CHECK(testing::reason_texts(r.d) == std::vector<std::string>{"preempt"});
   REQUIRE(verdict(r.d, "low") != nullptr);
-  CHECK(verdict(r.d, "low")->code == "same-cq-lower-priority");
-  CHECK(verdict(r.d, "mid")->code == "not-needed");
+  CHECK(verdict(r.d, "low")->code == policy::Code::same_cq_lower_priority);
+  CHECK(verdict(r.d, "mid")->code == policy::Code::not_needed);
   CHECK(verdict(r.d, "mid")->pod.kind == "Workload");
   CHECK_THAT(r.d.summary, Catch::Contains("cpu=default"));
 }
@@ -135,7 +135,7 @@ TEST_CASE("equal priority is never a LowerPriority candidate", "[policy][kueue]"
   Run r = decide(dump);
   CHECK(r.d.outcome == Outcome::unschedulable);
   CHECK(testing::reason_texts(r.d) == std::vector<std::string>{"no-candidates"});
-  CHECK(verdict(r.d, "a")->code == "equal-priority");
+  CHECK(verdict(r.d, "a")->code == policy::Code::equal_priority);
 }
 
 TEST_CASE("free quota of the cohort admits without preemption, borrowing", "[policy][kueue]") {
@@ -166,9 +166,9 @@ TEST_CASE("nominal quota lent to a borrower is reclaimed, with the quota table",
   Run r = decide(dump);
   CHECK(r.d.outcome == Outcome::preempt);
   REQUIRE(victim_names(r.d) == std::vector<std::string>{"b2"});
-  CHECK(r.d.victims[0].reason == "InCohortReclamation");
+  CHECK(r.d.victims[0].reason == policy::Code::in_cohort_reclamation);
   CHECK(r.d.victims[0].queue == "b");
-  CHECK(verdict(r.d, "b1")->code == "not-needed");
+  CHECK(verdict(r.d, "b1")->code == policy::Code::not_needed);
   REQUIRE(r.d.tables.size() == 1);
   CHECK(r.d.tables[0].title == "quota in cohort co");
   CHECK(r.d.tables[0].rows.size() == 2);

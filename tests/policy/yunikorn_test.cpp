@@ -65,7 +65,7 @@ struct Run {
     for (const policy::NodeVerdict& n : d.nodes) {
       for (const policy::PodVerdict& p : n.pods) {
         if (p.pod.name == name) {
-          return p.code;
+          return render::reason_text(p.code);
         }
       }
     }

@@ -26,7 +26,12 @@ Decision decision(Outcome outcome, std::string node, std::vector<std::string> vi
   d.node = std::move(node);
   for (const auto& v : victims) {
     auto slash = v.find('/');
-    d.victims.push_back({{"Pod", v.substr(0, slash), v.substr(slash + 1)}, d.node, 0, "", "", ""});
+    d.victims.push_back({{"Pod", v.substr(0, slash), v.substr(slash + 1)},
+                         d.node,
+                         0,
+                         kpreempt::policy::Code::victim,
+                         "",
+                         ""});
   }
   return d;
 }

@@ -5,6 +5,7 @@
 #include "kpreempt/diag.h"
 #include "kpreempt/model/quantity.h"
 #include "kpreempt/model/time.h"
+#include "kpreempt/render/render.h"
 
 #include <algorithm>
 #include <stdexcept>
@@ -371,7 +372,7 @@ std::string pod_code(const policy::Decision& d, std::string_view node, std::stri
   }
   for (const policy::PodVerdict& v : n->pods) {
     if (v.pod.namespace_ + "/" + v.pod.name == ns_name) {
-      return v.code;
+      return render::reason_text(v.code);
     }
   }
   return "";

@@ -126,7 +126,8 @@ class Cluster {
 // Looking things up in a Decision.
 std::vector<std::string> victim_names(const policy::Decision& d);  // "ns/name", eviction order
 const policy::NodeVerdict* node_verdict(const policy::Decision& d, std::string_view node);
-// The code of the verdict for pod "ns/name" on `node`; empty when there is none.
+// The code of the verdict for pod "ns/name" on `node` as the JSON prints it; empty when there
+// is none.
 std::string pod_code(const policy::Decision& d, std::string_view node, std::string_view ns_name);
 
 }  // namespace kpreempt::testing

@@ -5,10 +5,29 @@
 #include "kpreempt/policy/policy.h"
 #include "kpreempt/render/render.h"
 
+#include <catch2/catch.hpp>
+
 #include <algorithm>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
+
+// Failed comparisons of typed reasons print them as the JSON output would.
+namespace Catch {
+template <>
+struct StringMaker<kpreempt::policy::Reason> {
+  static std::string convert(const kpreempt::policy::Reason& r) {
+    return kpreempt::render::reason_text(r);
+  }
+};
+template <>
+struct StringMaker<std::optional<kpreempt::policy::Reason>> {
+  static std::string convert(const std::optional<kpreempt::policy::Reason>& r) {
+    return r ? kpreempt::render::reason_text(*r) : "(none)";
+  }
+};
+}  // namespace Catch
 
 namespace kpreempt::testing {
 

@@ -20,7 +20,7 @@ struct VictimCheck {
     node_error,  // the whole node fails (status Error) with `code`/`detail`
   };
   Kind kind = Kind::eligible;
-  std::string code;    // verdict code for exempt pods / node errors
+  Reason code;         // verdict code for exempt pods / node errors
   std::string detail;  // for people
 };
 

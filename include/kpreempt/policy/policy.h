@@ -58,7 +58,7 @@ struct PodVerdict {
   model::ObjectRef pod;
   std::int32_t priority = 0;
   bool victim = false;
-  std::string code;    // stable, kebab-case: "victim", "reprieved", "higher-or-equal-priority"
+  Reason code;         // victim, reprieved, higher-or-equal-priority, pdb-violation:<pdb>...
   std::string detail;  // for people: "priority 1000 is not below the preemptor's 1000"
 };
 
@@ -73,7 +73,7 @@ struct CandidateRank {
 
 struct NodeVerdict {
   std::string node;
-  std::string code;    // passes-filters, node-unresolvable:<plugin>, candidate, lost:<crit>...
+  Reason code;         // passes-filters, node-unresolvable:<plugin>, candidate, lost:<crit>...
   std::string detail;  // "node(s) had untolerated taint {gpu: true}"
   std::optional<CandidateRank> rank;  // candidates only
   std::vector<PodVerdict> pods;       // every pod on the node that was considered
@@ -83,7 +83,7 @@ struct Victim {
   model::ObjectRef ref;
   std::string node;  // empty for quota-level victims (Kueue workloads)
   std::int32_t priority = 0;
-  std::string reason;       // code: "victim", "pdb-violation:ns/pdb", "InCohortReclamation"...
+  Reason reason;            // victim, pdb-violation:<pdb>, InCohortReclamation...
   std::string queue;        // ClusterQueue, YuniKorn queue or ElasticQuota, when relevant
   std::string application;  // YuniKorn application / gang, when relevant
 };

@@ -191,6 +191,8 @@ std::string_view name(Code code);
 std::string_view name(const std::optional<Code>& code);
 // The code of a stable name; empty for an unknown one.
 std::optional<Code> code_named(std::string_view name);
+// Upstream fails the attempt or the node with an error (error, error:double-removal, ...).
+bool is_error(Code code);
 
 // A code and what it is about: the subject's names in order (one, or several for a node list).
 struct Reason {
@@ -203,6 +205,35 @@ struct Reason {
   Reason(Code c, std::vector<std::string> s) : code(c), subject(std::move(s)) {}
   bool operator==(const Reason&) const = default;
 };
+
+// A code whose subject is another code (SubjectKind::reason): job:<code>, no:<code>. The inner
+// code is held by its stable name, as every subject is held by its names.
+Reason nested(Code outer, Code inner);
+// The inner code of a nested reason; empty when the reason nests none.
+std::optional<Code> inner_code(const Reason& reason);
+
+// The criteria pickOneNodeForPreemption compares candidates on, in upstream's order: the first
+// that tells two candidates apart decides between them.
+enum class Criterion : std::uint8_t {
+  pdb_violations,
+  highest_victim_priority,
+  sum_priorities,
+  victim_count,
+  start_time,
+};
+
+struct CriterionInfo {
+  Criterion criterion;
+  std::string_view name;      // stable: the subject of lost:<criterion>
+  std::string_view sentence;  // for people, as a summary says why a node won
+};
+
+// Every criterion, in the order they are compared.
+std::span<const CriterionInfo> criteria();
+const CriterionInfo& info(Criterion criterion);
+std::string_view name(Criterion criterion);
+// lost:<criterion>, the verdict of a candidate that lost on it.
+Reason lost_on(Criterion criterion);
 
 // What a NodeVerdict stands for: a node, or a ClusterQueue for quota-level policies whose
 // verdicts group candidates by queue.

@@ -57,8 +57,9 @@ struct Exemption {
   Kind kind = Kind::not_exempt;
   // not_exempt: no-priority-class, invalid-policy, min-preemptable-priority-reached,
   //   toleration-expired; exempt: exempt:preemptor-never, tolerates:min-preemptable-priority,
-  //   tolerates:not-scheduled, tolerates-until:<RFC 3339>; error: error:priority-class-not-found
-  std::string code;
+  //   tolerates:not-scheduled, tolerates-until:<RFC 3339>; error: error:priority-class-not-found.
+  // Empty when the judgement was not worded.
+  std::optional<Reason> code;
   std::string detail;  // for people
 };
 // With `worded` false only an error carries code and detail: for callers that read the kind

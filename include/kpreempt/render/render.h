@@ -25,6 +25,10 @@ std::string preemptor_name(const model::Snapshot& snap, model::PodId pod, std::u
 // subject's names joined by commas when it has a subject ("tie:n1,n2", "pdb-violation:ns/pdb").
 std::string reason_text(const policy::Reason& reason);
 
+// `explain --codes`: every reason code with the placeholder for its subject and its meaning,
+// then the node-pick criteria; json/yaml print a `kind: ReasonCodes` document.
+void render_codes(Format format, std::ostream& out);
+
 // Everything one `explain` of one preemptor produced.
 struct Explanation {
   model::PodId preemptor;  // k_none when the preemptor is a Kueue Workload
@@ -53,8 +57,8 @@ struct VictimThreat {
   model::PodId preemptor = model::k_none;  // k_none for a Kueue Workload preemptor
   std::uint32_t workload = model::k_none;
   std::string policy;
-  std::string node;    // empty for quota-level victims
-  std::string reason;  // the victim's reason code in that decision
+  std::string node;       // empty for quota-level victims
+  policy::Reason reason;  // the victim's reason in that decision
 };
 
 // Printed with the code can-preempt, from:<RFC 3339>, no:<reason> or the error's reason.

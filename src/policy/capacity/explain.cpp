@@ -82,7 +82,7 @@ void add_victims(const Input& in, model::NodeId winner, const common::DryRun& dr
     v.priority = snap.facts(id).priority;
     const auto pv = std::find_if(dry.pods.begin(), dry.pods.end(),
                                  [&](const PodVerdict& x) { return x.pod == v.ref; });
-    v.reason = pv != dry.pods.end() ? pv->code : "victim";
+    v.reason = pv != dry.pods.end() ? pv->code : policy::Code::victim;
     if (const QuotaInfo* q = quotas.find(p.namespace_)) {
       v.queue = quota_name(*q->source);
     }

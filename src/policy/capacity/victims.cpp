@@ -39,55 +39,56 @@ std::vector<model::PodId> least_important_first(const model::Snapshot& snap, mod
 
 // Whether one pod of the walk becomes a potential victim: the candidate code, or nullopt with
 // the skip code in `skip`. `local` is the quota state with the earlier candidates removed.
-std::optional<std::string> classify(const model::Snapshot& snap, const QuotaState& local,
-                                    const PreFilter& pre, std::int32_t prio, model::PodId id,
-                                    std::string& skip) {
+std::optional<policy::Code> classify(const model::Snapshot& snap, const QuotaState& local,
+                                     const PreFilter& pre, std::int32_t prio, model::PodId id,
+                                     policy::Code& skip) {
+  using policy::Code;
   const model::Pod& p = snap.pods()[id];
   const QuotaInfo* q = local.find(p.namespace_);
   const bool lower = snap.facts(id).priority < prio;
   if (!pre.has_quota) {
     if (q != nullptr) {
-      skip = "quota-managed";
+      skip = Code::quota_managed;
       return std::nullopt;
     }
-    skip = "not-lower-priority";
-    return lower ? std::optional<std::string>("no-quota-lower-priority") : std::nullopt;
+    skip = Code::not_lower_priority;
+    return lower ? std::optional<Code>(Code::no_quota_lower_priority) : std::nullopt;
   }
   if (q == nullptr) {
-    skip = "no-quota";
+    skip = Code::no_quota;
     return std::nullopt;
   }
   const bool same = p.namespace_ == pre.namespace_;
   if (pre.above_min) {
-    skip = same ? "not-lower-priority" : "other-namespace";
-    return same && lower ? std::optional<std::string>("same-namespace-lower-priority")
-                         : std::nullopt;
+    skip = same ? Code::not_lower_priority : Code::other_namespace;
+    return same && lower ? std::optional<Code>(Code::same_namespace_lower_priority) : std::nullopt;
   }
   if (same) {
-    skip = "same-namespace";
+    skip = Code::same_namespace;
     return std::nullopt;
   }
   // Re-evaluated for every pod: removing a candidate shrinks its quota's used.
-  skip = "quota-not-over-min";
-  return local.over_min(*q) ? std::optional<std::string>("borrowing-quota") : std::nullopt;
+  skip = Code::quota_not_over_min;
+  return local.over_min(*q) ? std::optional<Code>(Code::borrowing_quota) : std::nullopt;
 }
 
-std::string skip_detail(const std::string& code, std::int32_t prio, std::int32_t own) {
-  if (code == "quota-managed") {
+std::string skip_detail(policy::Code code, std::int32_t prio, std::int32_t own) {
+  using policy::Code;
+  if (code == Code::quota_managed) {
     return "its namespace has an ElasticQuota; a preemptor without one only preempts pods of "
            "quota-less namespaces";
   }
-  if (code == "not-lower-priority") {
+  if (code == Code::not_lower_priority) {
     return fmt::format("priority {} is not below the preemptor's {}", prio, own);
   }
-  if (code == "no-quota") {
+  if (code == Code::no_quota) {
     return "its namespace has no ElasticQuota; a quota preemptor never preempts it";
   }
-  if (code == "other-namespace") {
+  if (code == Code::other_namespace) {
     return "the preemptor's quota is above min with the request, so only its own namespace is "
            "searched";
   }
-  if (code == "same-namespace") {
+  if (code == Code::same_namespace) {
     return "the preemptor's quota stays within min, so victims come from borrowing namespaces "
            "only";
   }
@@ -104,10 +105,10 @@ Walk collect(const model::Snapshot& snap, QuotaState& local, const PreFilter& pr
              std::int32_t prio, model::NodeId node, model::Instant now, DryRun& out) {
   Walk w;
   for (model::PodId id : least_important_first(snap, node, now)) {
-    std::string skip;
+    policy::Code skip{};
     const std::int32_t p = snap.facts(id).priority;
-    PodVerdict v{ref_of(snap.pods()[id]), p, false, "", ""};
-    if (std::optional<std::string> code = classify(snap, local, pre, prio, id, skip)) {
+    PodVerdict v{ref_of(snap.pods()[id]), p, false, {}, ""};
+    if (std::optional<policy::Code> code = classify(snap, local, pre, prio, id, skip)) {
       local.remove(id);
       v.code = *code;
       w.candidates.push_back(id);
@@ -138,10 +139,11 @@ struct Reprieve {
   // reprievePod: put the pod back; it is a victim when the node or the quota needs it gone.
   // Returns whether it counts as a PDB-violating victim.
   bool run(model::PodId id, const common::PdbMatch* violating, PodVerdict& v) {
-    const std::string why = v.code;  // the candidate code of the walk
+    const policy::Code why = v.code.code;  // the candidate code of the walk, with no subject
     const bool pdb = violating != nullptr;
     const bool result = put_back(id, violating, v);
-    v.detail = fmt::format("candidate as {}{}; {}", why, pdb ? ", PDB-violating" : "", v.detail);
+    v.detail =
+        fmt::format("candidate as {}{}; {}", name(why), pdb ? ", PDB-violating" : "", v.detail);
     return result;
   }
 
@@ -154,7 +156,8 @@ struct Reprieve {
       local.remove(id);
       out.victims.push_back(id);
       v.victim = true;
-      v.code = violating != nullptr ? "pdb-violation:" + violating->pdb() : "victim:node-fit";
+      v.code = violating != nullptr ? Reason(policy::Code::pdb_violation, violating->pdb())
+                                    : Reason(policy::Code::victim_node_fit);
       v.detail = fmt::format("with it back the preemptor does not fit ({})", s.detail);
     }
     if (quota_blocks()) {
@@ -162,7 +165,7 @@ struct Reprieve {
         // Upstream removes the pod a second time; NodeInfo.RemovePod then fails and the
         // whole node is dropped with an error.
         error = true;
-        v.code = "error:removed-twice";
+        v.code = policy::Code::error_removed_twice;
         v.detail = "fails both the node check and the quota check; upstream errors on the node";
         return false;
       }
@@ -170,21 +173,21 @@ struct Reprieve {
       local.remove(id);
       out.victims.push_back(id);
       v.victim = true;
-      v.code = "victim:quota";
+      v.code = policy::Code::victim_quota;
       v.detail =
           "with it back the quota check fails (used over max, or total used over total "
           "min, with the nominated requests)";
       return false;
     }
     if (s.ok()) {
-      v.code = "reprieved";
+      v.code = policy::Code::reprieved;
       v.detail = "the preemptor still fits, and its quota holds, with it back";
     }
     return !s.ok() && violating != nullptr;
   }
 };
 
-void fail(DryRun& out, DryRun::Result r, std::string code, std::string detail) {
+void fail(DryRun& out, DryRun::Result r, Reason code, std::string detail) {
   out.result = r;
   out.code = std::move(code);
   out.detail = std::move(detail);
@@ -220,7 +223,7 @@ void reprieve_all(const common::Filters& f, const PreFilter& pre, const Walk& w,
     r.run(id, nullptr, verdict_of(id));
   }
   if (r.error) {
-    fail(out, DryRun::Result::error, "error:removed-twice",
+    fail(out, DryRun::Result::error, policy::Code::error_removed_twice,
          "a potential victim failed both the node and the quota check; upstream's second "
          "removal errors and the node is dropped");
     out.victims.clear();
@@ -239,14 +242,14 @@ DryRun select_victims(const common::Filters& f, const QuotaState& quotas, const 
   QuotaState local = quotas;
   const Walk w = collect(f.snapshot(), local, pre, f.priority(), node, now, out);
   if (w.candidates.empty()) {
-    fail(out, DryRun::Result::no_victims, "no-potential-victims",
+    fail(out, DryRun::Result::no_victims, policy::Code::no_potential_victims,
          "no pod on the node may be preempted by this preemptor");
     return out;
   }
   NodeView view{node, w.candidates, {}};
   if (FilterStatus s = f.run_with_nominated(view); !s.ok()) {
     fail(out, DryRun::Result::still_unschedulable,
-         "does-not-fit-after-removal:" + std::string(s.plugin),
+         Reason(policy::Code::does_not_fit_after_removal, std::string(s.plugin)),
          s.detail + " (even with every potential victim removed)");
     return out;
   }
@@ -255,7 +258,7 @@ DryRun select_victims(const common::Filters& f, const QuotaState& quotas, const 
   const QuotaInfo* own = local.find(pre.namespace_);
   if (pre.has_quota &&
       (local.over_max_with(*own, pre.request) || local.aggregated_over_min_with(pre.request))) {
-    fail(out, DryRun::Result::still_unschedulable, "quota-exceeded-after-removal",
+    fail(out, DryRun::Result::still_unschedulable, policy::Code::quota_exceeded_after_removal,
          "global quota max exceeded: even with every potential victim removed the request is "
          "over its quota's max or the total min");
     return out;
@@ -265,7 +268,7 @@ DryRun select_victims(const common::Filters& f, const QuotaState& quotas, const 
     return out;
   }
   if (out.victims.empty()) {
-    fail(out, DryRun::Result::error, "all-reprieved",
+    fail(out, DryRun::Result::error, policy::Code::all_reprieved,
          "every potential victim could stay; upstream expects at least one victim and drops "
          "the node");
     return out;

@@ -28,30 +28,49 @@ std::string rank_detail(const CandidateRank& r) {
 }
 
 // The node's code and detail, from the furthest stage it reached.
-std::pair<std::string, std::string> node_code(const NodeState& s) {
+std::pair<Reason, std::string> node_code(const NodeState& s) {
   const FilterStatus& f = s.first;
   if (s.excluded) {
-    return {"prefilter-excluded:" + std::string(f.plugin), f.detail};
+    return {Reason(policy::Code::prefilter_excluded, std::string(f.plugin)), f.detail};
   }
   if (f.ok()) {
-    return {"passes-filters", "the pod fits here without preemption"};
+    return {policy::Code::passes_filters, "the pod fits here without preemption"};
   }
   if (f.code == Code::unresolvable) {
-    return {"node-unresolvable:" + std::string(f.plugin), f.detail};
+    return {Reason(policy::Code::node_unresolvable, std::string(f.plugin)), f.detail};
   }
   if (!s.dry) {
-    return {"unschedulable:" + std::string(f.plugin), f.detail + " (preemption not attempted)"};
+    return {Reason(policy::Code::unschedulable, std::string(f.plugin)),
+            f.detail + " (preemption not attempted)"};
   }
   if (s.dry->result != DryRun::Result::candidate) {
     return {s.dry->code, s.dry->detail};
   }
   if (s.winner) {
-    return {"candidate", "chosen: " + rank_detail(*s.rank)};
+    return {policy::Code::candidate, "chosen: " + rank_detail(*s.rank)};
   }
   if (s.tied) {
-    return {"tied", "equal on every criterion; the first tied node by name is reported"};
+    return {policy::Code::tied,
+            "equal on every criterion; the first tied node by name is reported"};
   }
-  return {"lost:" + s.lost, rank_detail(*s.rank)};
+  return {lost_on(*s.lost), rank_detail(*s.rank)};
+}
+
+// Why the winner won, as the summary says it: the deciding criterion and, where one number
+// decides, that number.
+std::string decided_text(Criterion c, const CandidateRank& rank) {
+  const std::string_view sentence = info(c).sentence;
+  switch (c) {
+    case Criterion::pdb_violations:
+      return fmt::format("{} {}", sentence, rank.pdb_violations);
+    case Criterion::highest_victim_priority:
+      return fmt::format("{} {}", sentence, rank.highest_victim_priority);
+    case Criterion::sum_priorities:
+    case Criterion::victim_count:
+    case Criterion::start_time:
+      break;
+  }
+  return std::string(sentence);
 }
 
 void add_pod_verdicts(const Filters& f, model::NodeId id, NodeState& s, NodeVerdict& nv) {
@@ -68,7 +87,7 @@ void add_pod_verdicts(const Filters& f, model::NodeId id, NodeState& s, NodeVerd
   // and on a 150k-pod cluster one line per pod would be most of the output.
   for (model::PodId p : f.nominated_counted(id)) {
     nv.pods.push_back(PodVerdict{
-        ref_of(snap.pods()[p]), snap.facts(p).priority, false, "nominated-counted",
+        ref_of(snap.pods()[p]), snap.facts(p).priority, false, policy::Code::nominated_counted,
         fmt::format("nominated here with priority {}, not below the preemptor's: counted as "
                     "running on the node",
                     snap.facts(p).priority)});
@@ -79,7 +98,7 @@ void add_pod_verdicts(const Filters& f, model::NodeId id, NodeState& s, NodeVerd
   for (model::PodId p : snap.nominated_to(id)) {
     if (p != f.preemptor() && snap.facts(p).priority < f.priority()) {
       nv.pods.push_back(PodVerdict{ref_of(snap.pods()[p]), snap.facts(p).priority, false,
-                                   "nomination-cleared",
+                                   policy::Code::nomination_cleared,
                                    "lower-priority pod nominated here; preemption clears its "
                                    "nominatedNodeName"});
     }
@@ -98,7 +117,7 @@ void add_victims(const Input& in, model::NodeId winner, const DryRun& dry, Decis
     victim.ref = ref_of(p);
     victim.node = snap.nodes()[winner].name;
     victim.priority = snap.facts(id).priority;
-    victim.reason = reason != dry.victim_reasons.end() ? reason->second : "victim";
+    victim.reason = reason != dry.victim_reasons.end() ? reason->second : policy::Code::victim;
     d.victims.push_back(std::move(victim));
     if (!p.start_time) {
       d.warnings.push_back(
@@ -123,22 +142,14 @@ void add_node_verdicts(const Filters& f, std::vector<NodeState>& states, Decisio
 }
 
 std::string preempt_summary(const model::Snapshot& snap, const Decision& d,
-                            const CandidateRank& rank, const std::string& decided_by) {
+                            const CandidateRank& rank, std::optional<Criterion> decided_by) {
   (void)snap;
   std::string why;
   if (!d.tied_nodes.empty()) {
     why = fmt::format("tied with {} on every criterion; first by name",
                       fmt::join(d.tied_nodes.begin() + 1, d.tied_nodes.end(), ", "));
-  } else if (decided_by == "pdb-violations") {
-    why = fmt::format("fewest PDB violations {}", rank.pdb_violations);
-  } else if (decided_by == "highest-victim-priority") {
-    why = fmt::format("lowest highest-victim priority {}", rank.highest_victim_priority);
-  } else if (decided_by == "sum-priorities") {
-    why = "lowest sum of victim priorities";
-  } else if (decided_by == "victim-count") {
-    why = "fewest victims";
-  } else if (decided_by == "start-time") {
-    why = "its most important victims started latest";
+  } else if (decided_by) {
+    why = decided_text(*decided_by, rank);
   } else {
     why = "the only candidate";
   }

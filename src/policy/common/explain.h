@@ -20,7 +20,7 @@ struct NodeState {
   bool excluded = false;  // left out by a PreFilter node set
   std::optional<DryRun> dry;
   std::optional<CandidateRank> rank;
-  std::string lost;  // criterion a candidate lost on
+  std::optional<Criterion> lost;  // criterion a candidate lost on
   bool tied = false;
   bool winner = false;
 };
@@ -29,8 +29,8 @@ struct NodeState {
 struct Winner {
   model::NodeId node;
   CandidateRank rank;
-  std::string decided_by;     // the criterion that left one candidate; empty when tied
-  std::optional<Reason> tie;  // tie with the tied nodes when candidates stayed equal
+  std::optional<Criterion> decided_by;  // the criterion that left one candidate; none when tied
+  std::optional<Reason> tie;            // tie with the tied nodes when candidates stayed equal
 };
 
 // Ranks the candidates (in node-name order), records rank, lost criterion, tie and win on
@@ -48,7 +48,7 @@ void add_victims(const Input& in, model::NodeId winner, const DryRun& dry, Decis
 void add_node_verdicts(const Filters& f, std::vector<NodeState>& states, Decision& d);
 
 std::string preempt_summary(const model::Snapshot& snap, const Decision& d,
-                            const CandidateRank& rank, const std::string& decided_by);
+                            const CandidateRank& rank, std::optional<Criterion> decided_by);
 // For every outcome but preempt, from d.reasons.
 std::string other_summary(const model::Snapshot& snap, const std::vector<NodeState>& states,
                           const Decision& d);

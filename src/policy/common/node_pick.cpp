@@ -5,8 +5,7 @@
 #include "policy/common/node_pick.h"
 
 #include <algorithm>
-#include <array>
-#include <functional>
+#include <compare>
 #include <tuple>
 
 namespace kpreempt::policy::common {
@@ -58,28 +57,21 @@ CandidateRank rank_of(const model::Snapshot& snap, model::Instant now,
 
 namespace {
 
-struct Criterion {
-  const char* name;
-  // Lower is better; start time is negated by comparing in reverse.
-  std::function<bool(const CandidateRank&, const CandidateRank&)> better;
-  std::function<bool(const CandidateRank&, const CandidateRank&)> equal;
-};
-
-const std::array<Criterion, 5>& criteria() {
-  static const std::array<Criterion, 5> k_criteria{{
-      {"pdb-violations", [](auto& a, auto& b) { return a.pdb_violations < b.pdb_violations; },
-       [](auto& a, auto& b) { return a.pdb_violations == b.pdb_violations; }},
-      {"highest-victim-priority",
-       [](auto& a, auto& b) { return a.highest_victim_priority < b.highest_victim_priority; },
-       [](auto& a, auto& b) { return a.highest_victim_priority == b.highest_victim_priority; }},
-      {"sum-priorities", [](auto& a, auto& b) { return a.sum_adjusted < b.sum_adjusted; },
-       [](auto& a, auto& b) { return a.sum_adjusted == b.sum_adjusted; }},
-      {"victim-count", [](auto& a, auto& b) { return a.victim_count < b.victim_count; },
-       [](auto& a, auto& b) { return a.victim_count == b.victim_count; }},
-      {"start-time", [](auto& a, auto& b) { return a.earliest_start > b.earliest_start; },
-       [](auto& a, auto& b) { return a.earliest_start == b.earliest_start; }},
-  }};
-  return k_criteria;
+// Lower is better on every criterion but the start time, where the later start wins.
+std::strong_ordering compare(Criterion c, const CandidateRank& a, const CandidateRank& b) {
+  switch (c) {
+    case Criterion::pdb_violations:
+      return a.pdb_violations <=> b.pdb_violations;
+    case Criterion::highest_victim_priority:
+      return a.highest_victim_priority <=> b.highest_victim_priority;
+    case Criterion::sum_priorities:
+      return a.sum_adjusted <=> b.sum_adjusted;
+    case Criterion::victim_count:
+      return a.victim_count <=> b.victim_count;
+    case Criterion::start_time:
+      return b.earliest_start <=> a.earliest_start;
+  }
+  return std::strong_ordering::equal;
 }
 
 }  // namespace
@@ -91,26 +83,27 @@ Pick pick_candidate(const std::vector<CandidateRank>& ranks) {
   for (std::size_t i = 0; i < ranks.size(); ++i) {
     alive[i] = i;
   }
-  for (const Criterion& c : criteria()) {
+  for (const CriterionInfo& ci : criteria()) {
+    const Criterion c = ci.criterion;
     if (alive.size() <= 1) {
       break;
     }
     std::size_t best = alive.front();
     for (std::size_t i : alive) {
-      if (c.better(ranks[i], ranks[best])) {
+      if (compare(c, ranks[i], ranks[best]) < 0) {
         best = i;
       }
     }
     std::vector<std::size_t> next;
     for (std::size_t i : alive) {
-      if (c.equal(ranks[i], ranks[best])) {
+      if (compare(c, ranks[i], ranks[best]) == 0) {
         next.push_back(i);
       } else {
-        out.lost[i] = c.name;
+        out.lost[i] = c;
       }
     }
     if (next.size() == 1) {
-      out.decided_by = c.name;
+      out.decided_by = c;
     }
     alive = std::move(next);
   }

@@ -9,7 +9,7 @@
 #include "kpreempt/policy/policy.h"
 
 #include <cstddef>
-#include <string>
+#include <optional>
 #include <vector>
 
 namespace kpreempt::policy::common {
@@ -28,15 +28,15 @@ CandidateRank rank_of(const model::Snapshot& snap, model::Instant now,
 
 struct Pick {
   std::size_t winner = 0;
-  std::vector<std::string> lost;  // per candidate: the criterion it lost on, empty if not
+  std::vector<std::optional<Criterion>> lost;  // per candidate: the criterion it lost on
   std::vector<std::size_t> tied;  // candidates still equal after every criterion (>= 2), or none
-  std::string decided_by;         // the criterion that left one candidate; empty otherwise
+  std::optional<Criterion> decided_by;  // the criterion that left one candidate
 };
 
-// Criteria in order: fewest PDB violations, lowest highest-victim priority, lowest sum of
-// (priority + 2^31), fewest victims, latest earliest start among the highest-priority victims.
-// Candidates still tied: upstream takes an arbitrary one; here the first (callers pass them
-// in node-name order). `ranks` must not be empty.
+// Criteria in the order of policy::criteria(): fewest PDB violations, lowest highest-victim
+// priority, lowest sum of (priority + 2^31), fewest victims, latest earliest start among the
+// highest-priority victims. Candidates still tied: upstream takes an arbitrary one; here the first
+// (callers pass them in node-name order). `ranks` must not be empty.
 Pick pick_candidate(const std::vector<CandidateRank>& ranks);
 
 }  // namespace kpreempt::policy::common

@@ -17,32 +17,31 @@ model::ObjectRef ref_of(const model::Pod& p) {
   return {"Pod", p.namespace_, p.name};
 }
 
-PodVerdict verdict(const model::Snapshot& snap, model::PodId id, std::string code,
-                   std::string detail) {
+PodVerdict verdict(const model::Snapshot& snap, model::PodId id, Reason code, std::string detail) {
   const model::Pod& p = snap.pods()[id];
   return PodVerdict{ref_of(p), snap.facts(id).priority, false, std::move(code), std::move(detail)};
 }
 
 // What add_victims reports for a victim: a counted PDB violation, then whether upstream skips
 // the delete call.
-std::string victim_reason(const model::Pod& pod, const PdbMatch& m, bool violating) {
+Reason victim_reason(const model::Pod& pod, const PdbMatch& m, bool violating) {
   if (violating) {
-    return "pdb-violation:" + m.pdb();
+    return Reason(policy::Code::pdb_violation, m.pdb());
   }
-  return pod.terminating() ? "already-terminating" : "victim";
+  return pod.terminating() ? policy::Code::already_terminating : policy::Code::victim;
 }
 
 // The code a victim's pod verdict carries: its reason, or which budget it consumed.
-std::string victim_code(const model::Pod& pod, const PdbMatch& m, bool violating) {
-  std::string reason = victim_reason(pod, m, violating);
-  if (reason != "victim") {
+Reason victim_code(const model::Pod& pod, const PdbMatch& m, bool violating) {
+  Reason reason = victim_reason(pod, m, violating);
+  if (reason.code != policy::Code::victim) {
     return reason;
   }
   switch (m.kind) {
     case PdbMatch::Kind::within_budget:
-      return "pdb-within-budget:" + m.pdb();
+      return Reason(policy::Code::pdb_within_budget, m.pdb());
     case PdbMatch::Kind::disrupted:
-      return "pdb-disrupted-pod:" + m.pdb();
+      return Reason(policy::Code::pdb_disrupted_pod, m.pdb());
     default:
       return reason;
   }
@@ -63,7 +62,7 @@ bool collect(const Filters& f, const Variant& variant, model::NodeId node, bool 
     if (prio >= f.priority()) {
       if (pod_verdicts) {
         out.pods.push_back(verdict(
-            snap, id, "higher-or-equal-priority",
+            snap, id, policy::Code::higher_or_equal_priority,
             fmt::format("priority {} is not below the preemptor's {}", prio, f.priority())));
       }
       continue;
@@ -86,7 +85,7 @@ bool collect(const Filters& f, const Variant& variant, model::NodeId node, bool 
     pot.pods.push_back(id);
     if (pod_verdicts) {
       pot.verdict_index.push_back(out.pods.size());
-      out.pods.push_back(verdict(snap, id, "lower-priority", ""));
+      out.pods.push_back(verdict(snap, id, policy::Code::lower_priority, ""));
     }
   }
   return out.result != DryRun::Result::error;
@@ -98,11 +97,11 @@ PodVerdict plain_verdict(const model::Snapshot& snap, model::PodId pod, std::int
                          std::string_view why_not_examined) {
   const std::int32_t prio = snap.facts(pod).priority;
   if (prio >= priority) {
-    return verdict(snap, pod, "higher-or-equal-priority",
+    return verdict(snap, pod, policy::Code::higher_or_equal_priority,
                    fmt::format("priority {} is not below the preemptor's {}", prio, priority));
   }
   return verdict(
-      snap, pod, "lower-priority",
+      snap, pod, policy::Code::lower_priority,
       fmt::format("priority {} is below the preemptor's {}; {}", prio, priority, why_not_examined));
 }
 
@@ -115,14 +114,14 @@ DryRun select_victims_on_node(const Filters& f, const Variant& variant, model::N
     return out;
   }
   if (pot.pods.empty()) {
-    out.code = "no-victims";
+    out.code = policy::Code::no_victims;
     out.detail = "No preemption victims found for incoming pod";
     return out;
   }
   NodeView view{node, pot.pods, {}};
   if (FilterStatus s = f.run_with_nominated(view); !s.ok()) {
     out.result = DryRun::Result::still_unschedulable;
-    out.code = "still-unschedulable:" + std::string(s.plugin);
+    out.code = Reason(policy::Code::still_unschedulable, std::string(s.plugin));
     out.detail = s.detail + " (even with every lower-priority pod removed)";
     for (std::size_t i : pot.verdict_index) {
       out.pods[i].detail = "would not make room: the node fails without it too";
@@ -141,7 +140,7 @@ DryRun select_victims_on_node(const Filters& f, const Variant& variant, model::N
     PodVerdict* v = pod_verdicts ? &out.pods[pot.verdict_index[index_in(pot.pods, id)]] : nullptr;
     if (s.ok()) {
       if (v != nullptr) {
-        v->code = "reprieved";
+        v->code = policy::Code::reprieved;
         v->detail = "the preemptor still fits with it back on the node";
       }
       return;
@@ -169,7 +168,7 @@ DryRun select_victims_on_node(const Filters& f, const Variant& variant, model::N
   if (out.victims.empty()) {
     // Cannot happen for a node that failed the filters; upstream reports an Error for it.
     out.result = DryRun::Result::error;
-    out.code = "error:no-victims-needed";
+    out.code = policy::Code::error_no_victims_needed;
     out.detail = "expected at least one victim pod on the node";
     return out;
   }

@@ -20,14 +20,14 @@ namespace kpreempt::policy::common {
 struct DryRun {
   enum class Result { candidate, no_victims, still_unschedulable, error };
   Result result = Result::no_victims;
-  std::string code;                   // node verdict code for every result but `candidate`
+  Reason code;                        // node verdict code for every result but `candidate`
   std::string detail;                 // for people
   std::vector<model::PodId> victims;  // eviction order: most important first
   std::int64_t pdb_violations = 0;
   // Every pod bound to the node, in input order; empty when the caller wants no pod verdicts.
   std::vector<PodVerdict> pods;
-  // Each victim's Victim::reason: "pdb-violation:ns/name", "already-terminating" or "victim".
-  std::vector<std::pair<model::PodId, std::string>> victim_reasons;
+  // Each victim's Victim::reason: pdb-violation:<pdb>, already-terminating or victim.
+  std::vector<std::pair<model::PodId, Reason>> victim_reasons;
 };
 
 // Removes every eligible lower-priority pod, checks the preemptor then fits, and puts pods back

@@ -43,7 +43,7 @@ std::string gang_name(const model::Snapshot& snap, model::PodId id) {
   return g ? g->name : std::string();
 }
 
-Victim victim_of(const Context& ctx, model::PodId id, model::NodeId node, std::string reason) {
+Victim victim_of(const Context& ctx, model::PodId id, model::NodeId node, Reason reason) {
   const model::Pod& p = ctx.snap.pods()[id];
   return Victim{model::ObjectRef{"Pod", p.namespace_, p.name},
                 ctx.snap.nodes()[node].name,
@@ -60,10 +60,13 @@ void node_verdicts(const Context& ctx, const koordinator::PodLevel* pod,
     NodeVerdict v;
     v.node = ctx.snap.nodes()[n].name;
     const common::FilterStatus& f = ctx.first[n];
-    v.code = f.ok() ? "passes-filters"
-                    : (f.code == common::Code::unresolvable ? "node-unresolvable:"
-                                                            : "node-unschedulable:") +
-                          std::string(f.plugin);
+    if (f.ok()) {
+      v.code = Code::passes_filters;
+    } else {
+      v.code = Reason(
+          f.code == common::Code::unresolvable ? Code::node_unresolvable : Code::node_unschedulable,
+          std::string(f.plugin));
+    }
     v.detail = f.detail;
     for (model::PodId id : ctx.snap.pods_on(n)) {
       v.pods.push_back(common::plain_verdict(ctx.snap, id, ctx.filters.priority(), "not examined"));
@@ -74,13 +77,14 @@ void node_verdicts(const Context& ctx, const koordinator::PodLevel* pod,
         run = &pod->runs[i];
       }
     }
-    if (job != nullptr && !job->node_code.empty() && !job->node_code[n].empty()) {
-      v.code = "job:" + job->node_code[n];
+    if (job != nullptr && !job->node_code.empty() && job->node_code[n]) {
+      v.code = nested(Code::job, *job->node_code[n]);
       v.detail = job->cost.empty() ? job->detail : fmt::format("preemption cost {}", job->cost[n]);
       v.pods = job->pods[n];
     }
     if (run != nullptr) {
-      v.code = run->result == koordinator::NodeRun::Result::candidate ? "candidate" : run->code;
+      v.code = run->result == koordinator::NodeRun::Result::candidate ? Reason(Code::candidate)
+                                                                      : run->code;
       v.detail = run->detail;
       v.rank = run->rank;
       v.pods = run->pods;
@@ -107,7 +111,7 @@ void finish_job(const Context& ctx, const koordinator::JobLevel& job, Decision& 
   }
   for (model::NodeId n : ctx.snap.nodes_by_name()) {
     for (model::PodId v : job.victims[n]) {
-      d.victims.push_back(victim_of(ctx, v, n, "victim:job-fit"));
+      d.victims.push_back(victim_of(ctx, v, n, Code::victim_job_fit));
     }
   }
   d.tables.push_back(std::move(t));
@@ -133,9 +137,9 @@ void finish_pod(const Context& ctx, const koordinator::PodLevel& pod, Decision& 
   for (std::size_t i = 0; i < run.victims.size(); ++i) {
     d.victims.push_back(victim_of(ctx, run.victims[i], run.node, run.victim_codes[i]));
   }
-  d.summary =
-      fmt::format("preempt {} pod(s) of quota {} on {}{}", d.victims.size(), ctx.quota.name, d.node,
-                  pod.pick.decided_by.empty() ? "" : " (" + pod.pick.decided_by + ")");
+  d.summary = fmt::format(
+      "preempt {} pod(s) of quota {} on {}{}", d.victims.size(), ctx.quota.name, d.node,
+      pod.pick.decided_by ? fmt::format(" ({})", name(*pod.pick.decided_by)) : std::string());
 }
 
 std::vector<bool> potential_nodes(const Context& ctx, const koordinator::Admission& adm) {
@@ -160,7 +164,7 @@ void preempt(const Context& ctx, const koordinator::Admission& adm, const std::o
       d.details = koordinator::details(ctx, adm, gang, &job, d);
       return;
     }
-    d.reasons.emplace_back(Code::job, std::string(name(job.code)));
+    d.reasons.push_back(nested(Code::job, job.code.value_or(Code::error_)));
     d.warnings.push_back("job-level preemption failed (" + job.detail +
                          "); the trigger pod tries pod-level preemption alone");
   }

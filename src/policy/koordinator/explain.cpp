@@ -53,8 +53,7 @@ std::string limit_text(const Context& ctx, const QuotaNode& q) {
 
 }  // namespace
 
-PodVerdict verdict(const model::Snapshot& snap, model::PodId id, std::string code,
-                   std::string detail) {
+PodVerdict verdict(const model::Snapshot& snap, model::PodId id, Reason code, std::string detail) {
   const model::Pod& p = snap.pods()[id];
   return PodVerdict{model::ObjectRef{"Pod", p.namespace_, p.name}, snap.facts(id).priority, false,
                     std::move(code), std::move(detail)};

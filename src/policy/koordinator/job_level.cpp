@@ -47,19 +47,20 @@ FilterStatus run_filters(const Context& ctx, common::NodeView view,
   return ctx.filters.run(view);
 }
 
-// The default IsEligiblePod of the evaluator, with the reason a pod is not a possible victim.
-std::string skip_code(const Context& ctx, model::PodId v, std::int32_t prio) {
+// The default IsEligiblePod of the evaluator, with the reason a pod is not a possible victim;
+// none for a possible victim.
+std::optional<Code> skip_code(const Context& ctx, model::PodId v, std::int32_t prio) {
   const model::Pod& pod = ctx.snap.pods()[v];
   if (ctx.snap.facts(v).priority >= prio) {
-    return "not-lower-priority";
+    return Code::not_lower_priority;
   }
   if (label_of(pod, "scheduling.koordinator.sh/disable-preemptible") == "true") {
-    return "disable-preemptible";
+    return Code::disable_preemptible;
   }
   if (non_preemptible(pod)) {
-    return "non-preemptible";
+    return Code::non_preemptible;
   }
-  return "";
+  return std::nullopt;
 }
 
 bool terminating_by_preemption(const model::Pod& p) {
@@ -89,7 +90,7 @@ bool eligible(const Context& ctx, const std::vector<model::PodId>& pending, JobL
       continue;
     }
     for (model::PodId v : ctx.snap.pods_on(*node)) {
-      if (skip_code(ctx, v, ctx.snap.facts(m).priority).empty() &&
+      if (!skip_code(ctx, v, ctx.snap.facts(m).priority) &&
           terminating_by_preemption(ctx.snap.pods()[v])) {
         out.code = Code::terminating_victim_on_nominated_node;
         out.detail = fmt::format("{}/{} is still terminating on {}, nominated for {}",
@@ -196,13 +197,13 @@ void assign_back(const Context& ctx, model::NodeId n, std::vector<model::PodId> 
              pv.pod.namespace_ == ctx.snap.pods()[v].namespace_;
     });
     if (fits) {
-      verdict_.code = "reprieved";
+      verdict_.code = Code::reprieved;
       verdict_.detail = "every member placed here still fits with it back";
       continue;
     }
     removed.push_back(v);
     out.victims[n].push_back(v);
-    verdict_.code = "victim:job-fit";
+    verdict_.code = Code::victim_job_fit;
     verdict_.victim = true;
     verdict_.detail = "with it back a member placed here no longer fits";
   }
@@ -231,15 +232,15 @@ JobLevel run_job_level(const Context& ctx, const std::vector<bool>& potential,
     }
     nodes.push_back(n);
     for (model::PodId v : ctx.snap.pods_on(n)) {
-      std::string code = skip_code(ctx, v, prio);
-      if (code.empty()) {
+      std::optional<Code> code = skip_code(ctx, v, prio);
+      if (!code) {
         possible[n].push_back(v);
         const bool same_job = gang && contains(gang->members, v);
-        code = same_job ? "same-job" : "possible-victim";
+        code = same_job ? Code::same_job : Code::possible_victim;
       }
-      out.pods[n].push_back(verdict(ctx.snap, v, code, ""));
+      out.pods[n].push_back(verdict(ctx.snap, v, *code, ""));
     }
-    out.node_code[n] = possible[n].empty() ? "no-potential-victims" : "possible-victims";
+    out.node_code[n] = possible[n].empty() ? Code::no_potential_victims : Code::possible_victims;
     any = any || !possible[n].empty();
   }
   if (!any) {
@@ -255,16 +256,18 @@ JobLevel run_job_level(const Context& ctx, const std::vector<bool>& potential,
     if (std::any_of(out.placements.begin(), out.placements.end(),
                     [&](const Placement& p) { return p.node == n; })) {
       assign_back(ctx, n, possible[n], out);
-      out.node_code[n] = "members-placed";
+      out.node_code[n] = Code::members_placed;
       continue;
     }
     // Nodes that received no member keep all their pods.
     for (PodVerdict& v : out.pods[n]) {
-      if (v.code == "possible-victim" || v.code == "same-job") {
-        v.code = "kept:no-member-placed";
+      if (v.code == Code::possible_victim || v.code == Code::same_job) {
+        v.code = Code::kept_no_member_placed;
       }
     }
-    out.node_code[n] = possible[n].empty() ? out.node_code[n] : "no-member-placed";
+    if (!possible[n].empty()) {
+      out.node_code[n] = Code::no_member_placed;
+    }
   }
   out.ok = true;
   return out;

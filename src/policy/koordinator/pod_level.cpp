@@ -24,33 +24,33 @@ std::string check_limit(const ResVec& used, const std::optional<ResVec>& limit,
   return fmt::format("{}", fmt::join(exceeded, ", "));
 }
 
-// canPreempt, with the reason a pod is not a candidate.
-std::string skip_code(const Context& ctx, model::PodId v) {
+// canPreempt, with the reason a pod is not a candidate; none for a candidate.
+std::optional<Code> skip_code(const Context& ctx, model::PodId v) {
   const model::Pod& pod = ctx.snap.pods()[v];
   if (non_preemptible(pod)) {
-    return "non-preemptible";
+    return Code::non_preemptible;
   }
   const std::string& q = ctx.quotas.quota_of(v);
   if (ctx.args.disable_default_quota_preemption && q == model::k_koord_default_quota) {
-    return "default-quota-protected";
+    return Code::default_quota_protected;
   }
   if (ctx.snap.facts(v).priority >= ctx.snap.facts(ctx.in.preemptor).priority) {
-    return "not-lower-priority";
+    return Code::not_lower_priority;
   }
   if (q != ctx.quota.name) {
-    return "other-quota";
+    return Code::other_quota;
   }
-  return "";
+  return std::nullopt;
 }
 
-std::string skip_detail(const Context& ctx, model::PodId v, const std::string& code) {
-  if (code == "non-preemptible") {
+std::string skip_detail(const Context& ctx, model::PodId v, Code code) {
+  if (code == Code::non_preemptible) {
     return "labelled quota.scheduling.koordinator.sh/preemptible=false";
   }
-  if (code == "default-quota-protected") {
+  if (code == Code::default_quota_protected) {
     return "in koordinator-default-quota, protected by disableDefaultQuotaPreemption";
   }
-  if (code == "not-lower-priority") {
+  if (code == Code::not_lower_priority) {
     return fmt::format("priority {} is not below the preemptor's {}", ctx.snap.facts(v).priority,
                        ctx.snap.facts(ctx.in.preemptor).priority);
   }
@@ -90,9 +90,9 @@ void reprieve_all(const Context& ctx, const common::PdbSplit& split, common::Nod
       view.removed.push_back(id);
       used.remove(id);
       run.victims.push_back(id);
-      run.victim_codes.push_back("victim:node-fit");
+      run.victim_codes.push_back(Code::victim_node_fit);
       run.pdb_violations += violating ? 1 : 0;
-      v = verdict(ctx.snap, id, "victim:node-fit",
+      v = verdict(ctx.snap, id, Code::victim_node_fit,
                   fmt::format("must go: with it back the preemptor fails ({})", s.detail));
       gone = true;
     }
@@ -101,18 +101,18 @@ void reprieve_all(const Context& ctx, const common::PdbSplit& split, common::Nod
         // Upstream removes the pod from the node a second time, which fails: the node is
         // reported with an Error status and dropped.
         run.result = NodeRun::Result::error;
-        run.code = "error:double-removal";
+        run.code = Code::error_double_removal;
         run.detail = "the victim fails both the node and the quota check";
         return;
       }
       view.removed.push_back(id);
       used.remove(id);
       run.victims.push_back(id);
-      run.victim_codes.push_back("victim:quota");
-      v = verdict(ctx.snap, id, "victim:quota",
+      run.victim_codes.push_back(Code::victim_quota);
+      v = verdict(ctx.snap, id, Code::victim_quota,
                   "must go: with it back the quota's used plus the preemptor exceeds its limit");
     } else if (!gone) {
-      v = verdict(ctx.snap, id, "reprieved", "the preemptor still fits node and quota with it");
+      v = verdict(ctx.snap, id, Code::reprieved, "the preemptor still fits node and quota with it");
     }
   };
   for (model::PodId id : split.violating) {
@@ -133,22 +133,22 @@ NodeRun dry_run(const Context& ctx, model::NodeId node) {
   std::vector<std::size_t> index_of(ctx.snap.pods().size(), 0);
   for (model::PodId id : ctx.snap.pods_on(node)) {
     index_of[id] = run.pods.size();
-    if (std::string code = skip_code(ctx, id); !code.empty()) {
-      run.pods.push_back(verdict(ctx.snap, id, code, skip_detail(ctx, id, code)));
+    if (std::optional<Code> code = skip_code(ctx, id)) {
+      run.pods.push_back(verdict(ctx.snap, id, *code, skip_detail(ctx, id, *code)));
       continue;
     }
-    run.pods.push_back(verdict(ctx.snap, id, "same-quota-lower-priority", "a candidate"));
+    run.pods.push_back(verdict(ctx.snap, id, Code::same_quota_lower_priority, "a candidate"));
     view.removed.push_back(id);
     used.remove(id);
   }
   if (view.removed.empty()) {
-    run.code = "no-potential-victims";
+    run.code = Code::no_potential_victims;
     run.detail = "no pod of the same quota with lower priority that may be preempted";
     return run;
   }
   if (FilterStatus s = ctx.filters.run_with_nominated(view); !s.ok()) {
     run.result = NodeRun::Result::does_not_fit;
-    run.code = "does-not-fit-after-removal";
+    run.code = Code::does_not_fit_after_removal;
     run.detail = fmt::format("{}: {} (even with every candidate removed)", s.plugin, s.detail);
     return run;
   }
@@ -160,7 +160,7 @@ NodeRun dry_run(const Context& ctx, model::NodeId node) {
   }
   if (run.victims.empty()) {
     run.result = NodeRun::Result::error;
-    run.code = "error:no-victims-needed";
+    run.code = Code::error_no_victims_needed;
     run.detail = "expected at least one victim pod on the node";
     return run;
   }

@@ -43,9 +43,10 @@ struct NodeRun {
   enum class Result { candidate, no_victims, does_not_fit, error };
   model::NodeId node = model::k_none;
   Result result = Result::no_victims;
-  std::string code, detail;
-  std::vector<model::PodId> victims;      // in the order upstream appends them
-  std::vector<std::string> victim_codes;  // victim:node-fit / victim:quota, parallel
+  Reason code;
+  std::string detail;
+  std::vector<model::PodId> victims;  // in the order upstream appends them
+  std::vector<Code> victim_codes;     // victim:node-fit / victim:quota, parallel
   std::int64_t pdb_violations = 0;
   std::vector<PodVerdict> pods;  // every pod bound to the node
   std::optional<CandidateRank> rank;
@@ -89,7 +90,7 @@ struct JobLevel {
   std::vector<std::int64_t> cost;                  // per node id
   std::vector<std::vector<model::PodId>> victims;  // per node id
   std::vector<std::vector<PodVerdict>> pods;       // per node id, examined nodes only
-  std::vector<std::string> node_code;              // per node id
+  std::vector<std::optional<Code>> node_code;      // per node id; none: not examined
 };
 // Coscheduling PostFilter with enablePreemption: the gang (or the pod alone) as one preemptor.
 JobLevel run_job_level(const Context& ctx, const std::vector<bool>& potential,
@@ -100,7 +101,6 @@ void add_quota_table(const Context& ctx, const Admission& adm, Decision& d);
 nlohmann::json details(const Context& ctx, const Admission& adm, const std::optional<Gang>& gang,
                        const JobLevel* job, const Decision& d);
 
-PodVerdict verdict(const model::Snapshot& snap, model::PodId id, std::string code,
-                   std::string detail);
+PodVerdict verdict(const model::Snapshot& snap, model::PodId id, Reason code, std::string detail);
 
 }  // namespace kpreempt::policy::koordinator

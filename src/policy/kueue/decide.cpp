@@ -61,9 +61,9 @@ void decide_preemption(Context& ctx, const Assignment& a, Search& s, Decision& d
   s = find_targets(ctx, a.needs_preemption(), a.totals);
   if (s.targets.empty()) {
     bool any_candidate = std::any_of(s.verdicts.begin(), s.verdicts.end(), [](const Verdict& v) {
-      return v.code == "insufficient-candidates" || v.code == "not-needed" ||
-             v.code == "reclaim-requires-no-borrowing" || v.code == "cq-below-nominal" ||
-             v.code == "above-max-priority-threshold";
+      return v.code == Code::insufficient_candidates || v.code == Code::not_needed ||
+             v.code == Code::reclaim_requires_no_borrowing || v.code == Code::cq_below_nominal ||
+             v.code == Code::above_max_priority_threshold;
     });
     d.outcome = Outcome::unschedulable;
     d.reasons.push_back(any_candidate ? Code::insufficient_candidates : Code::no_candidates);

@@ -81,7 +81,8 @@ struct Assignment {
 Assignment assign_flavors(Context& ctx);
 
 enum class Variant { within_cq, reclaim, reclaim_no_borrow, reclaim_while_borrowing };
-std::string_view upstream_reason(Variant v);
+// The reason Kueue gives the evicted workload: InClusterQueue, InCohortReclamation...
+Code upstream_reason(Variant v);
 
 struct Target {
   const Admitted* a = nullptr;
@@ -92,7 +93,8 @@ struct Target {
 struct Verdict {
   const Admitted* a = nullptr;
   bool victim = false;
-  std::string code, detail;
+  Code code{};
+  std::string detail;
 };
 
 struct Search {

@@ -80,8 +80,7 @@ void add_victims(const Report& r, Decision& d) {
   for (const Target& t : r.s.targets) {
     const model::Workload& w = wl(r, *t.a);
     d.victims.push_back(Victim{model::ObjectRef{"Workload", w.namespace_, w.name}, "", w.priority,
-                               std::string(upstream_reason(t.variant)),
-                               r.ctx.quota.cq(t.a->cq).name, ""});
+                               upstream_reason(t.variant), r.ctx.quota.cq(t.a->cq).name, ""});
   }
 }
 
@@ -92,7 +91,7 @@ void add_queue_verdicts(const Report& r, Decision& d) {
   for (std::size_t cq : order) {
     NodeVerdict n;
     n.node = r.ctx.quota.cq(cq).name;
-    n.code = cq == r.ctx.p.cq ? "preemptor-queue" : "cohort-member";
+    n.code = cq == r.ctx.p.cq ? Code::preemptor_queue : Code::cohort_member;
     std::size_t victims = 0;
     for (const Verdict& v : r.s.verdicts) {
       if (v.a->cq != cq) {

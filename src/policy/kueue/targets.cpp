@@ -25,22 +25,25 @@ const model::Workload& wl(const Context& ctx, const Admitted& a) {
   return ctx.k.workloads[a.workload];
 }
 
-// SatisfiesPreemptionPolicy: "" when allowed, else the verdict code.
-std::string policy_block(const std::string& policy, std::int32_t prio, const Context& ctx,
-                         const model::Workload& w) {
+// SatisfiesPreemptionPolicy: none when allowed, else the verdict code.
+std::optional<Code> policy_block(const std::string& policy, std::int32_t prio, const Context& ctx,
+                                 const model::Workload& w) {
   std::int32_t p = ctx.p.priority;
   if (policy == "Any" || prio < p) {
-    return "";
+    return std::nullopt;
   }
   if (prio > p) {
-    return "higher-priority";
+    return Code::higher_priority;
   }
   if (policy == "LowerOrNewerEqualPriority") {
     // Newer means created strictly after the preemptor (queue order time, not the
     // QuotaReserved time the ordering uses).
-    return ctx.p.ts < queue_order_time(w) ? "" : "equal-priority-older";
+    if (ctx.p.ts < queue_order_time(w)) {
+      return std::nullopt;
+    }
+    return Code::equal_priority_older;
   }
-  return "equal-priority";
+  return Code::equal_priority;
 }
 
 bool uses_any(const Admitted& a, const FRSet& needs) {
@@ -72,28 +75,28 @@ Variant classify(const Context& ctx, std::int32_t prio, bool advantage, bool& ab
   return Variant::reclaim_while_borrowing;
 }
 
-// The code that keeps an admitted workload out of the candidates, or "" for a candidate.
-std::string screen(const Context& ctx, const Admitted& a, const FRSet& needs) {
+// The code that keeps an admitted workload out of the candidates; none for a candidate.
+std::optional<Code> screen(const Context& ctx, const Admitted& a, const FRSet& needs) {
   const model::ClusterQueue& q = ctx.quota.cq(ctx.p.cq);
   const model::Workload& w = wl(ctx, a);
   if (a.cq == ctx.p.cq) {
     if (q.within_cluster_queue == "Never" || q.within_cluster_queue.empty()) {
-      return "within-cq-policy-never";
+      return Code::within_cq_policy_never;
     }
     return uses_any(a, needs) ? policy_block(q.within_cluster_queue, w.priority, ctx, w)
-                              : "not-using-assigned-flavor";
+                              : Code::not_using_assigned_flavor;
   }
   if (q.reclaim_within_cohort == "Never" || q.reclaim_within_cohort.empty()) {
-    return "reclaim-policy-never";
+    return Code::reclaim_policy_never;
   }
   if (!ctx.quota.active(a.cq)) {
-    return "cq-inactive";
+    return Code::cq_inactive;
   }
   if (!ctx.quota.over_nominal(a.cq, needs)) {
-    return "cq-below-nominal";
+    return Code::cq_below_nominal;
   }
   return uses_any(a, needs) ? policy_block(q.reclaim_within_cohort, w.priority, ctx, w)
-                            : "not-using-assigned-flavor";
+                            : Code::not_using_assigned_flavor;
 }
 
 bool in_scope(const Context& ctx, const Admitted& a) {
@@ -132,8 +135,8 @@ std::vector<Cand> collect(const Context& ctx, const FRSet& needs, const FRAmount
       continue;
     }
     const model::Workload& w = wl(ctx, a);
-    if (std::string code = screen(ctx, a, needs); !code.empty()) {
-      verdicts.push_back(Verdict{&a, false, code, ""});
+    if (std::optional<Code> code = screen(ctx, a, needs)) {
+      verdicts.push_back(Verdict{&a, false, *code, ""});
       continue;
     }
     Cand c{&a,
@@ -162,22 +165,35 @@ bool fits(const Context& ctx, const FRAmounts& requests, bool borrow) {
   });
 }
 
-std::string victim_code(const Context& ctx, const Cand& c) {
+Code victim_code(const Context& ctx, const Cand& c) {
   switch (c.variant) {
     case Variant::within_cq:
-      return c.priority < ctx.p.priority ? "same-cq-lower-priority"
-                                         : "same-cq-newer-equal-priority";
+      return c.priority < ctx.p.priority ? Code::same_cq_lower_priority
+                                         : Code::same_cq_newer_equal_priority;
     case Variant::reclaim_while_borrowing:
-      return "cohort-reclaim-while-borrowing";
+      return Code::cohort_reclaim_while_borrowing;
     default:
-      return "cohort-reclaim";
+      return Code::cohort_reclaim;
+  }
+}
+
+// Whether victim_code gave the code: the walk removed the workload.
+bool removed_by_walk(Code code) {
+  switch (code) {
+    case Code::same_cq_lower_priority:
+    case Code::same_cq_newer_equal_priority:
+    case Code::cohort_reclaim_while_borrowing:
+    case Code::cohort_reclaim:
+      return true;
+    default:
+      return false;
   }
 }
 
 struct Walk {
   bool fit = false;
   std::vector<std::size_t> chosen;  // indexes into the candidates
-  std::vector<std::string> codes;
+  std::vector<Code> codes;
 };
 
 // fillBackWorkloads: re-add each removed workload but the last, newest first, keeping it
@@ -187,7 +203,7 @@ void fill_back(Context& ctx, const std::vector<Cand>& cands, const FRAmounts& re
   for (std::size_t i = w.chosen.size() - 1; i-- > 0;) {
     ctx.quota.add(*cands[w.chosen[i]].a);
     if (fits(ctx, requests, borrow)) {
-      w.codes[w.chosen[i]] = "filled-back";
+      w.codes[w.chosen[i]] = Code::filled_back;
       w.chosen[i] = w.chosen.back();  // upstream's O(1) removal, which reorders
       w.chosen.pop_back();
     } else {
@@ -199,17 +215,17 @@ void fill_back(Context& ctx, const std::vector<Cand>& cands, const FRAmounts& re
 Walk walk(Context& ctx, const std::vector<Cand>& cands, const FRSet& needs,
           const FRAmounts& requests, bool borrow) {
   Walk w;
-  w.codes.assign(cands.size(), "not-needed");
+  w.codes.assign(cands.size(), Code::not_needed);
   for (std::size_t i = 0; i < cands.size() && !w.fit; ++i) {
     const Cand& c = cands[i];
     if (!c.own && borrow && c.variant == Variant::reclaim_no_borrow) {
-      w.codes[i] =
-          c.above_threshold ? "above-max-priority-threshold" : "reclaim-requires-no-borrowing";
+      w.codes[i] = c.above_threshold ? Code::above_max_priority_threshold
+                                     : Code::reclaim_requires_no_borrowing;
       continue;
     }
     // Once a borrowing queue is back within nominal its other workloads are off-limits.
     if (!c.own && !ctx.quota.over_nominal(c.a->cq, needs)) {
-      w.codes[i] = "cq-below-nominal";
+      w.codes[i] = Code::cq_below_nominal;
       continue;
     }
     ctx.quota.remove(*c.a);
@@ -246,14 +262,14 @@ std::vector<bool> attempts(const Context& ctx, const std::vector<Cand>& cands, c
 
 }  // namespace
 
-std::string_view upstream_reason(Variant v) {
+Code upstream_reason(Variant v) {
   switch (v) {
     case Variant::within_cq:
-      return "InClusterQueue";
+      return Code::in_cluster_queue;
     case Variant::reclaim_while_borrowing:
-      return "InCohortReclaimWhileBorrowing";
+      return Code::in_cohort_reclaim_while_borrowing;
     default:
-      return "InCohortReclamation";
+      return Code::in_cohort_reclamation;
   }
 }
 
@@ -276,10 +292,9 @@ Search find_targets(Context& ctx, const FRSet& needs, const FRAmounts& requests)
     }
   }
   for (std::size_t i = 0; i < cands.size(); ++i) {
-    std::string code = last.codes.empty() ? "not-needed" : last.codes[i];
-    if (!last.fit && !is_victim[i] &&
-        (code.starts_with("same-cq") || code.starts_with("cohort-"))) {
-      code = "insufficient-candidates";  // removed, yet the preemptor still did not fit
+    Code code = last.codes.empty() ? Code::not_needed : last.codes[i];
+    if (!last.fit && !is_victim[i] && removed_by_walk(code)) {
+      code = Code::insufficient_candidates;  // removed, yet the preemptor still did not fit
     }
     s.verdicts.push_back(Verdict{cands[i].a, is_victim[i], code, ""});
   }

@@ -60,15 +60,6 @@ std::vector<std::string> notes(std::span<const ClassView> classes) {
   return out;
 }
 
-// TODO(typed-exemption): Exemption::code becomes a Reason.
-Reason typed(const std::string& code) {
-  constexpr std::string_view k_until = "tolerates-until:";
-  if (code.starts_with(k_until)) {
-    return {Code::tolerates_until, code.substr(k_until.size())};
-  }
-  return *code_named(code);
-}
-
 LevelVerdict level(const model::Snapshot& snap, model::PodId victim,
                    const ClassView& preemptor_class, model::Instant now) {
   if (auto no = default_level_refusal(snap.facts(victim).priority, preemptor_class)) {
@@ -78,15 +69,14 @@ LevelVerdict level(const model::Snapshot& snap, model::PodId victim,
       evaluate_toleration_for(snap, victim, preemptor_class.value, preemptor_class.never, now);
   switch (e.kind) {
     case Exemption::Kind::not_exempt:
-      return {LevelVerdict::Kind::can_preempt, typed(e.code), e.detail};
+      return {LevelVerdict::Kind::can_preempt, e.code, e.detail};
     case Exemption::Kind::error:
-      return {LevelVerdict::Kind::error, typed(e.code), e.detail};
+      return {LevelVerdict::Kind::error, e.code, e.detail};
     case Exemption::Kind::exempt:
       break;
   }
-  Reason why = typed(e.code);
-  bool until = why.code == Code::tolerates_until;
-  return {until ? LevelVerdict::Kind::from : LevelVerdict::Kind::no, why, e.detail};
+  bool until = e.code && e.code->code == Code::tolerates_until;
+  return {until ? LevelVerdict::Kind::from : LevelVerdict::Kind::no, e.code, e.detail};
 }
 
 }  // namespace

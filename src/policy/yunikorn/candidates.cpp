@@ -79,25 +79,25 @@ PodNote leaf_note(const Cluster& c, model::PodId ask, const QueueSnapshots& base
                   model::PodId id, const Trace& t) {
   const model::YkQueue& yq = c.queues[q].q;
   if (skipped_ancestor(c, t, q) != k_no_queue) {
-    return {"priority-fenced-subtree",
+    return {Code::priority_fenced_subtree,
             fmt::format("queue {} is behind a priority fence above the ask's priority",
                         c.queues[skipped_ancestor(c, t, q)].q.path)};
   }
   if (!t.queues[q].visited) {
-    return {"outside-fence", fmt::format("queue {} is outside the fence root {}", yq.path,
-                                         c.queues[t.fence].q.path)};
+    return {Code::outside_fence, fmt::format("queue {} is outside the fence root {}", yq.path,
+                                             c.queues[t.fence].q.path)};
   }
   if (q == t.ask_queue) {
     return c.pods[id].app == c.pods[ask].app
-               ? PodNote{"same-application", "the preemptor's own application"}
-               : PodNote{"same-queue", "same leaf queue as the preemptor"};
+               ? PodNote{Code::same_application, "the preemptor's own application"}
+               : PodNote{Code::same_queue, "same leaf queue as the preemptor"};
   }
   if (preemption_policy(yq) == PreemptionPolicy::disabled) {
-    return {"queue-preemption-disabled",
+    return {Code::queue_preemption_disabled,
             fmt::format("queue {} has preemption.policy disabled", yq.path)};
   }
   if (base.within(q)) {
-    return {"queue-at-or-below-guaranteed",
+    return {Code::queue_at_or_below_guaranteed,
             fmt::format("queue {} remaining guarantee {} is not negative", yq.path,
                         to_string(base.remaining(q)))};
   }
@@ -108,20 +108,20 @@ PodNote pod_note(const Cluster& c, model::PodId ask, const Trace& t, model::PodI
   const YkPod& p = c.pods[id];
   const YkPod& a = c.pods[ask];
   if (!common_key(p.res, a.res)) {
-    return {"no-common-resource", "shares no resource type with the ask"};
+    return {Code::no_common_resource, "shares no resource type with the ask"};
   }
   if (p.required_node) {
-    return {"required-node", "DaemonSet pods are never general preemption victims"};
+    return {Code::required_node, "DaemonSet pods are never general preemption victims"};
   }
   if (p.preempted) {
-    return {"already-preempted", "already terminating"};
+    return {Code::already_preempted, "already terminating"};
   }
   const std::int64_t limit = t.queues[p.queue].ask_priority;
   if (!t.queues[p.queue].fenced && p.priority > limit) {
-    return {"higher-priority",
+    return {Code::higher_priority,
             fmt::format("priority {} is above the ask's effective priority {}", p.priority, limit)};
   }
-  return {"candidate", ""};
+  return {Code::candidate, ""};
 }
 
 }  // namespace
@@ -140,14 +140,14 @@ void find_candidates(const Cluster& c, model::PodId ask, const QueueSnapshots& b
       continue;
     }
     if (!p.yk || p.queue == k_no_queue) {
-      t.pods[id] = {"foreign-pod", "not scheduled by YuniKorn: never a victim"};
+      t.pods[id] = {Code::foreign_pod, "not scheduled by YuniKorn: never a victim"};
       continue;
     }
     PodNote note = leaf_note(c, ask, base, p.queue, id, t);
-    if (note.code.empty()) {
+    if (!note.code) {
       note = pod_note(c, ask, t, id);
     }
-    if (note.code == "candidate") {
+    if (note.code == Code::candidate) {
       t.candidates.push_back(id);
     }
     t.pods[id] = std::move(note);

@@ -47,7 +47,7 @@ PodVerdict pod_verdict(const Cluster& c, const Trace& t, model::PodId id) {
   return PodVerdict{.pod = pod_ref(pod),
                     .priority = p.priority,
                     .victim = victim,
-                    .code = n.code.empty() ? "not-considered" : n.code,
+                    .code = n.code.value_or(Code::not_considered),
                     .detail = detail + (p.yk ? flags(p) : "")};
 }
 
@@ -55,18 +55,18 @@ NodeVerdict node_verdict(const Cluster& c, const Trace& t, model::NodeId n) {
   const NodeTrace& nt = t.nodes[n];
   NodeVerdict v{.node = c.snap.nodes()[n].name, .code = {}, .detail = {}, .rank = {}, .pods = {}};
   if (n == t.chosen) {
-    v.code = "chosen";
+    v.code = Code::chosen;
   } else if (nt.too_small) {
-    v.code = "node-too-small";
+    v.code = Code::node_too_small;
   } else if (nt.checked && nt.passed) {
-    v.code = "candidate";
+    v.code = Code::candidate;
   } else if (nt.checked) {
-    v.code = "filters-failed";
+    v.code = Code::filters_failed;
     v.detail = nt.filter_detail;
   } else if (t.attempted && !nt.solution) {
-    v.code = "no-solution";
+    v.code = Code::no_solution;
   } else {
-    v.code = "not-considered";
+    v.code = Code::not_considered;
   }
   if (nt.checked && nt.passed) {
     v.detail =
@@ -100,12 +100,13 @@ void add_victims(const Cluster& c, const Trace& t, Decision& d) {
   for (model::PodId id : t.selected) {
     const model::Pod& pod = c.snap.pods()[id];
     const YkPod& p = c.pods[id];
-    d.victims.push_back(Victim{.ref = pod_ref(pod),
-                               .node = pod.node_name,
-                               .priority = p.priority,
-                               .reason = t.required_path ? "required-node-preemption" : "selected",
-                               .queue = c.queues[p.queue].q.path,
-                               .application = p.app});
+    d.victims.push_back(
+        Victim{.ref = pod_ref(pod),
+               .node = pod.node_name,
+               .priority = p.priority,
+               .reason = t.required_path ? Code::required_node_preemption : Code::selected,
+               .queue = c.queues[p.queue].q.path,
+               .application = p.app});
   }
 }
 

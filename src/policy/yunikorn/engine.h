@@ -22,7 +22,7 @@ inline constexpr std::uint64_t k_score_unfit = 1ULL << 35;
 inline constexpr std::uint64_t k_score_fit_max = 1ULL << 32;
 
 struct PodNote {
-  std::string code;  // reason code of the spec; empty: not looked at
+  std::optional<Code> code;  // reason code of the spec; none: not looked at
   std::string detail;
 };
 

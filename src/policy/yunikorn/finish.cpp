@@ -69,14 +69,15 @@ void trim(const Cluster& c, model::PodId ask, Trace& t) {
   Res total;
   for (model::PodId v : all) {
     if (!fit_now && c.snap.facts(v).node != t.chosen) {
-      t.pods[v] = {"other-node", "on another node while the ask does not fit the chosen node yet"};
+      t.pods[v] = {Code::other_node,
+                   "on another node while the ask does not fit the chosen node yet"};
       continue;
     }
     if (not_covered(res, total)) {
       t.selected.push_back(v);
-      t.pods[v] = {"selected", ""};
+      t.pods[v] = {Code::selected, ""};
     } else {
-      t.pods[v] = {"not-needed",
+      t.pods[v] = {Code::not_needed,
                    fmt::format("victims so far ({}) already cover the ask", to_string(total))};
     }
     add_to(total, c.pods[v].res);
@@ -144,18 +145,18 @@ void required_node_preemption(const Cluster& c, const common::Filters& f, model:
   for (model::PodId id : c.snap.pods_on(*n)) {
     const YkPod& p = c.pods[id];
     if (!p.yk || p.queue == k_no_queue) {
-      t.pods[id] = {"foreign-pod", "not scheduled by YuniKorn: never a victim"};
+      t.pods[id] = {Code::foreign_pod, "not scheduled by YuniKorn: never a victim"};
     } else if (p.required_node) {
-      t.pods[id] = {"required-node", "another required-node pod"};
+      t.pods[id] = {Code::required_node, "another required-node pod"};
     } else if (p.priority > a.priority) {
-      t.pods[id] = {"higher-priority",
+      t.pods[id] = {Code::higher_priority,
                     fmt::format("priority {} is above the ask's {}", p.priority, a.priority)};
     } else if (p.preempted) {
-      t.pods[id] = {"already-preempted", "already terminating"};
+      t.pods[id] = {Code::already_preempted, "already terminating"};
     } else if (!common_key(p.res, a.res)) {
-      t.pods[id] = {"no-common-resource", "shares no resource type with the ask"};
+      t.pods[id] = {Code::no_common_resource, "shares no resource type with the ask"};
     } else {
-      t.pods[id] = {"candidate", ""};
+      t.pods[id] = {Code::candidate, ""};
       cands.push_back(id);
     }
   }
@@ -173,12 +174,12 @@ void required_node_preemption(const Cluster& c, const common::Filters& f, model:
   Res total;
   for (model::PodId id : cands) {
     if (covers(total, a.res)) {
-      t.pods[id] = {"not-needed", "the pods taken already cover the ask"};
+      t.pods[id] = {Code::not_needed, "the pods taken already cover the ask"};
       continue;
     }
     add_to(total, c.pods[id].res);
     t.selected.push_back(id);
-    t.pods[id] = {"selected", ""};
+    t.pods[id] = {Code::selected, ""};
   }
   if (t.selected.empty() || !covers(add(total, c.available[*n]), a.res)) {
     t.selected.clear();

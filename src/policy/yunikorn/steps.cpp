@@ -11,8 +11,8 @@
 namespace kpreempt::policy::yunikorn {
 namespace {
 
-void note(Trace& t, model::PodId id, std::string code, std::string detail = {}) {
-  t.pods[id] = PodNote{std::move(code), std::move(detail)};
+void note(Trace& t, model::PodId id, Code code, std::string detail = {}) {
+  t.pods[id] = PodNote{code, std::move(detail)};
 }
 
 // Step A: can removing every candidate bring the ask queue (with the ask added) within its
@@ -57,21 +57,22 @@ std::vector<model::PodId> first_pass(const Cluster& c, model::PodId ask, model::
     s.remove(p.queue, p.res);
     if (!over) {
       s.add(p.queue, p.res);
-      note(t, v, "would-drop-queue-below-guaranteed", "its queue is not over its guarantee");
+      note(t, v, Code::would_drop_queue_below_guaranteed, "its queue is not over its guarantee");
       continue;
     }
     s.add(t.ask_queue, p.res);
     ORes r = s.remaining(t.ask_queue);
     if (r && neg(r)) {
       // Upstream stops scanning this node at the first such pod.
-      note(t, v, "ask-queue-would-exceed-guaranteed", "the ask's queue would exceed its guarantee");
+      note(t, v, Code::ask_queue_would_exceed_guaranteed,
+           "the ask's queue would exceed its guarantee");
       break;
     }
     if (equal_maps(shortfall(res, av), shortfall(res, add(av, p.res)))) {
       s.remove(t.ask_queue, p.res);
       s.add(p.queue, p.res);
       tail.push_back(v);
-      note(t, v, "does-not-reduce-shortfall", "frees nothing the ask lacks on this node");
+      note(t, v, Code::does_not_reduce_shortfall, "frees nothing the ask lacks on this node");
     } else {
       add_to(av, p.res);
       head.push_back(v);
@@ -100,7 +101,8 @@ void victims_by_node(const Cluster& c, model::PodId ask, model::NodeId n, Trace&
     s.remove(p.queue, p.res);
     if (!over) {
       s.add(p.queue, p.res);
-      note(t, v, "would-drop-queue-below-guaranteed", "its queue would drop below its guarantee");
+      note(t, v, Code::would_drop_queue_below_guaranteed,
+           "its queue would drop below its guarantee");
       continue;
     }
     add_to(av, p.res);
@@ -227,7 +229,7 @@ void general_preemption(const Cluster& c, const common::Filters& f, model::PodId
     if (!fits(c.capacity[n], c.pods[ask].res)) {
       nt.too_small = true;
       for (model::PodId v : nt.sorted) {
-        note(t, v, "node-too-small", "the node's capacity cannot hold the ask");
+        note(t, v, Code::node_too_small, "the node's capacity cannot hold the ask");
       }
       continue;
     }
