@@ -186,6 +186,20 @@ void SnapshotBuilder::count_skipped(std::string_view kind) {
   it->second = std::to_string(count + 1);
 }
 
+SnapshotBuilder::Seen SnapshotBuilder::see(const std::string& key, const std::string& identity,
+                                           const SourceLoc& loc, SourceLoc& first) {
+  const auto [it, inserted] = m_seen.try_emplace(key, SeenObject{identity, loc});
+  if (inserted) {
+    return Seen::first;
+  }
+  first = it->second.loc;
+  if (it->second.identity != identity) {
+    return Seen::conflict;
+  }
+  ++m_snap.m_merged;
+  return Seen::identical;
+}
+
 namespace {
 
 // Everything build() needs to resolve a pod's priority the way the Priority admission plugin

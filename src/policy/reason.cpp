@@ -300,6 +300,14 @@ constexpr CodeInfo k_codes[] = {
      "Its class's toleration annotations are invalid, so none applies."},
     {Code::min_preemptable_priority_reached, "min-preemptable-priority-reached", SubjectKind::none,
      "The preemptor's priority reaches the class's minimum-preemptable-priority."},
+    {Code::not_handled, "not-handled", SubjectKind::scheduler,
+     "The pod names another scheduler in spec.schedulerName, so this policy's scheduler never "
+     "schedules it nor preempts for it."},
+    {Code::gated, "gated", SubjectKind::gates,
+     "The pod still has scheduling gates, so the scheduler does not try it until they are "
+     "removed."},
+    {Code::preemption_disabled, "preemption-disabled", SubjectKind::scheduler,
+     "The pod's scheduler profile disables DefaultPreemption, so nothing is preempted for it."},
 };
 
 // The table is indexed by the enum: a code out of place would print another's name.
