@@ -95,11 +95,12 @@ template <class A>
 void visit(A& a, Pod& v) {
   fields<Pod>(a, v.namespace_, v.name, v.uid, v.labels, v.annotations, v.owners,
               v.creation_timestamp, v.deletion_timestamp, v.node_name, v.priority,
-              v.priority_class_name, v.preemption_policy, v.scheduler_name, v.node_selector,
-              v.required_node_affinity, v.has_required_node_affinity, v.required_pod_affinity,
-              v.required_pod_anti_affinity, v.tolerations, v.topology_spread, v.containers,
-              v.init_containers, v.overhead, v.pod_level_requests, v.phase, v.start_time,
-              v.nominated_node_name, v.conditions, v.loc);
+              v.priority_class_name, v.preemption_policy, v.scheduler_name, v.scheduling_gates,
+              v.resource_claims, v.node_selector, v.required_node_affinity,
+              v.has_required_node_affinity, v.required_pod_affinity, v.required_pod_anti_affinity,
+              v.tolerations, v.topology_spread, v.containers, v.init_containers, v.overhead,
+              v.pod_level_requests, v.phase, v.start_time, v.nominated_node_name, v.conditions,
+              v.loc);
 }
 template <class A>
 void visit(A& a, PriorityClass& v) {
@@ -112,8 +113,16 @@ void visit(A& a, PodDisruptionBudget& v) {
                               v.disruptions_allowed, v.has_status, v.disrupted_pods, v.loc);
 }
 template <class A>
+void visit(A& a, SchedulerProfile& v) {
+  fields<SchedulerProfile>(a, v.scheduler_name, v.preemption_disabled, v.loc);
+}
+template <class A>
 void visit(A& a, SchedulerConfig& v) {
-  fields<SchedulerConfig>(a, v.plugin_args, v.loc);
+  fields<SchedulerConfig>(a, v.plugin_args, v.profiles, v.loc);
+}
+template <class A>
+void visit(A& a, UnmodelledGate& v) {
+  fields<UnmodelledGate>(a, v.family, v.ref, v.what, v.loc);
 }
 template <class A>
 void visit(A& a, Resources& v) {
@@ -264,6 +273,7 @@ struct SnapshotCodec {
     std::vector<PriorityClass> classes;
     std::vector<PodDisruptionBudget> pdbs;
     SchedulerConfig scheduler_config;
+    std::vector<UnmodelledGate> unmodelled;
     KueueObjects kueue;
     YunikornObjects yunikorn;
     CapacityObjects capacity;
@@ -273,6 +283,7 @@ struct SnapshotCodec {
     std::unordered_map<std::string, NodeId> node_index;
     std::unordered_map<std::string, PodId> pod_index;
     StringMap skipped;
+    std::uint64_t merged = 0;
     Snapshot::Derived derived;
   };
   static_assert(sizeof(Twin) == sizeof(Snapshot),
@@ -283,8 +294,9 @@ struct SnapshotCodec {
   // does.
   template <class A>
   static void visit(A& a, Snapshot& s) {
-    a(s.m_nodes, s.m_pods, s.m_classes, s.m_pdbs, s.m_scheduler_config, s.m_kueue, s.m_yunikorn,
-      s.m_capacity, s.m_koordinator, s.m_facts, s.m_pods_on, s.m_nominated_to, s.m_skipped);
+    a(s.m_nodes, s.m_pods, s.m_classes, s.m_pdbs, s.m_scheduler_config, s.m_unmodelled, s.m_kueue,
+      s.m_yunikorn, s.m_capacity, s.m_koordinator, s.m_facts, s.m_pods_on, s.m_nominated_to,
+      s.m_skipped, s.m_merged);
   }
 
   static void check_ids(const std::vector<std::vector<std::uint32_t>>& lists, std::size_t size) {

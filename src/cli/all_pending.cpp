@@ -59,7 +59,7 @@ render::Explanation explain_one(const model::Snapshot& snap, const Subject& s,
   render::Explanation e{s.pod, s.workload, now, {}};
   for (std::size_t i = 0; i < policies.size(); ++i) {
     policy::Decision d =
-        policies[i]->decide(policy::Input{snap, s.pod, now, args[i], s.workload, false});
+        policy::decide(*policies[i], policy::Input{snap, s.pod, now, args[i], s.workload, false});
     // Per-node verdicts grow with nodes x pods x preemptors (a 150k-pod cluster with 50
     // pending pods would print gigabytes); explain --pod gives them for one pod.
     d.nodes = {};

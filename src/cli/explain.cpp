@@ -80,10 +80,14 @@ std::vector<const policy::Entry*> chosen_policies(const ExplainOptions& o,
     if (named && is_workload && !e.takes_workloads && !lenient) {
       throw UsageError(fmt::format("policy {} explains pods, not Kueue Workloads", e.name));
     }
-    bool fits_subject = is_workload ? e.takes_workloads : e.applies(snap, subject.pod);
+    bool fits_subject = is_workload ? e.takes_workloads : policy::applies(e, snap, subject.pod);
     if ((named && !lenient) || ((named || all) && fits_subject)) {
       chosen.push_back(&e);
     }
+  }
+  // A pod no policy's scheduler takes still gets one answer, saying so.
+  if (chosen.empty() && all && !lenient && !is_workload) {
+    chosen.push_back(&policy::all().front());
   }
   return chosen;
 }
@@ -208,6 +212,13 @@ int run_explain(const ExplainOptions& o, const Streams& io) {
   if (const std::string note = skipped_note(snap.skipped_kinds()); o.verbose && !note.empty()) {
     io.err << kpreempt::format(Diagnostic{Severity::note, {}, note}) << '\n';
   }
+  if (const std::uint64_t merged = snap.merged_duplicates(); o.verbose && merged > 0) {
+    io.err << kpreempt::format(Diagnostic{Severity::note,
+                                          {},
+                                          fmt::format("merged {} object{} read again unchanged",
+                                                      merged, merged == 1 ? "" : "s")})
+           << '\n';
+  }
   for (const Subject& s : subjects(o, *loaded)) {
     render::Explanation e{s.pod, s.workload, now, {}};
     // Policies are pure functions of the snapshot: each decides on its own thread.
@@ -215,7 +226,7 @@ int run_explain(const ExplainOptions& o, const Streams& io) {
     for (const policy::Entry* p : chosen_policies(o, snap, s, false)) {
       decisions.push_back(std::async(std::launch::async, [&, p, s] {
         policy::Args args = parse_sets(o.sets, p->plugin);
-        return p->decide(policy::Input{snap, s.pod, now, args, s.workload});
+        return policy::decide(*p, policy::Input{snap, s.pod, now, args, s.workload});
       }));
     }
     for (auto& d : decisions) {

@@ -151,8 +151,13 @@ class Walker {
     }
     ++m_out.files;
     std::vector<Diagnostic> diags;
+    const std::size_t before = m_out.objects.size();
     load::scan_path(path, load::LoadOptions{}, m_out.objects, diags);
-    report(path, diags);
+    if (report(path, diags)) {
+      // A file read in part is not linted at all: its missing objects would make others look
+      // unused or undefined.
+      m_out.objects.resize(before);
+    }
   }
 
   // Helm templates are recognised by their actions, not by the folder they are in: a plain
@@ -164,7 +169,8 @@ class Walker {
     return text.str().find("{{") != std::string::npos;
   }
 
-  void report(const std::string& path, const std::vector<Diagnostic>& diags) {
+  // Whether the file had errors (then it is counted as unreadable, with one diagnostic).
+  bool report(const std::string& path, const std::vector<Diagnostic>& diags) {
     std::vector<const Diagnostic*> errors;
     for (const Diagnostic& d : diags) {
       if (d.severity == Severity::error) {
@@ -172,7 +178,7 @@ class Walker {
       }
     }
     if (errors.empty()) {
-      return;
+      return false;
     }
     --m_out.files;  // counted as unreadable instead
     const Diagnostic& first = *errors.front();
@@ -183,6 +189,7 @@ class Walker {
                            : fmt::format(" (and {} more problem{})", errors.size() - 1,
                                          errors.size() == 2 ? "" : "s");
     unreadable(loc, fmt::format("not linted: {}{}", first.message, more));
+    return true;
   }
 
   void unreadable(SourceLoc loc, std::string message) {

@@ -54,6 +54,10 @@ model::Pod decode_pod_fields(const Field& root);
 void decode_priority_class(const Field& root, DecodeContext& ctx);
 void decode_pdb(const Field& root, DecodeContext& ctx);
 void decode_scheduler_config(const Field& root, DecodeContext& ctx);
+// A ConfigMap whose data values hold a KubeSchedulerConfiguration: reads each; false when
+// none does.
+bool decode_scheduler_config_map(const Field& root, const std::string& ns, const std::string& name,
+                                 DecodeContext& ctx);
 
 // Kueue kinds, Namespaces and Kueue-managed Jobs (decode_kueue.cpp dispatches on kind).
 void decode_kueue(const Field& root, DecodeContext& ctx);
@@ -69,6 +73,8 @@ void decode_koordinator(const Field& root, DecodeContext& ctx);
 void decode_elastic_quota(const Field& root, DecodeContext& ctx);
 // ConfigMaps yunikorn/yunikorn-configs and yunikorn-defaults; other ConfigMaps are ignored.
 void decode_config_map(const Field& root, DecodeContext& ctx);
+// AdmissionCheck, ProvisioningRequest, MultiKueue and DRA objects, kept by name only.
+void decode_unmodelled(const Field& root, DecodeContext& ctx);
 // A bare YuniKorn queues.yaml document (top-level `partitions:`, no kind).
 void decode_bare_queues_yaml(const Field& root, DecodeContext& ctx);
 

@@ -4,6 +4,8 @@
 // queue, which become the pending Workload Kueue would create for them.
 #include "load/decode.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 
 namespace kpreempt::load {
@@ -46,6 +48,19 @@ void decode_preemption(const Field& p, model::ClusterQueue& cq) {
   cq.max_priority_threshold = borrow["maxPriorityThreshold"].opt_int32();
 }
 
+// Admission checks hold a workload back until an outside controller says yes; no policy
+// models that, so the queue is kept by name for a warning.
+void add_admission_checks(const Field& spec, const model::ClusterQueue& cq, DecodeContext& ctx) {
+  std::vector<std::string> names = spec["admissionChecks"].strings();
+  spec["admissionChecksStrategy"]["admissionChecks"].each_item(
+      [&](const Field& c) { names.push_back(c["name"].str()); });
+  if (!names.empty()) {
+    ctx.out.add(model::UnmodelledGate{
+        "kueue", model::ObjectRef{"ClusterQueue", "", cq.name},
+        "admission checks " + fmt::format("{}", fmt::join(names, ", ")), cq.loc});
+  }
+}
+
 void decode_cluster_queue(const Field& root, DecodeContext& ctx) {
   model::ClusterQueue cq;
   cq.name = object_name(root);
@@ -68,6 +83,7 @@ void decode_cluster_queue(const Field& root, DecodeContext& ctx) {
   cq.stop_policy = spec["stopPolicy"].str("None");
   cq.fair_sharing = spec["fairSharing"].present();
   cq.loc = root.loc();
+  add_admission_checks(spec, cq, ctx);
   ctx.out.kueue().cluster_queues.push_back(std::move(cq));
 }
 

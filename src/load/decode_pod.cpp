@@ -76,12 +76,30 @@ void decode_metadata(const Field& meta, model::Pod& p) {
   p.deletion_timestamp = meta["deletionTimestamp"].time();
 }
 
+// The object a spec.resourceClaims entry names, in the pod's namespace (left empty here);
+// before Kubernetes 1.31 the name sat under `source`.
+model::ObjectRef claim_ref(const Field& entry) {
+  for (const Field& at : {entry, entry["source"]}) {
+    if (at["resourceClaimName"].present()) {
+      return {"ResourceClaim", "", at["resourceClaimName"].str()};
+    }
+    if (at["resourceClaimTemplateName"].present()) {
+      return {"ResourceClaimTemplate", "", at["resourceClaimTemplateName"].str()};
+    }
+  }
+  return {"ResourceClaim", "", entry["name"].str()};
+}
+
 void decode_scheduling(const Field& spec, model::Pod& p) {
   p.node_name = spec["nodeName"].str();
   p.priority = spec["priority"].opt_int32();
   p.priority_class_name = spec["priorityClassName"].str();
   p.preemption_policy = spec["preemptionPolicy"].str();
   p.scheduler_name = spec["schedulerName"].str();
+  spec["schedulingGates"].each_item(
+      [&](const Field& g) { p.scheduling_gates.push_back(g["name"].str()); });
+  spec["resourceClaims"].each_item(
+      [&](const Field& c) { p.resource_claims.push_back(claim_ref(c)); });
   p.node_selector = spec["nodeSelector"].string_map();
   Field affinity = spec["affinity"];
   Field required = affinity["nodeAffinity"]["requiredDuringSchedulingIgnoredDuringExecution"];

@@ -31,6 +31,8 @@ std::optional<std::string> file_line(const std::string& file, std::uint32_t line
 // Where the string value at `value` starts. For a block scalar (`|`, `>`) the text starts on a
 // following line at the block's indentation, which only the file itself tells; kubectl writes
 // it two spaces deeper than the key, which is the fallback.
+}  // namespace
+
 QueuesYamlOrigin origin_of(const Field& value, const std::string& text, const std::string& what) {
   SourceLoc at = value.loc();
   QueuesYamlOrigin o{.file = at.file,
@@ -69,6 +71,8 @@ QueuesYamlOrigin origin_of(const Field& value, const std::string& text, const st
   return o;
 }
 
+namespace {
+
 void store(DecodeContext& ctx, std::string_view name, model::YunikornConfig c) {
   if (name == k_configs) {
     ctx.out.yunikorn().configs = std::move(c);
@@ -83,7 +87,9 @@ void decode_config_map(const Field& root, DecodeContext& ctx) {
   const std::string ns = object_namespace(root);
   const std::string name = object_name(root);
   if (ns != k_namespace || (name != k_configs && name != k_defaults)) {
-    ctx.out.count_skipped("ConfigMap");  // some other ConfigMap: not read
+    if (!decode_scheduler_config_map(root, ns, name, ctx)) {
+      ctx.out.count_skipped("ConfigMap");  // some other ConfigMap: not read
+    }
     return;
   }
   Field data = root["data"];

@@ -26,6 +26,10 @@ struct QueuesYamlOrigin {
   std::string what = "queues.yaml";
 };
 
+// Where the string value at `value` starts in the dump (a block scalar's text starts on the
+// line after its key). `what` names it in messages.
+QueuesYamlOrigin origin_of(const Field& value, const std::string& text, const std::string& what);
+
 // Parses the text as yunikorn-core's configs.ParseAndValidateConfig does: unknown fields,
 // bad quantities, bad queue names, duplicate queues or partitions and resources on root are
 // errors (InputError at the offending line of the input).

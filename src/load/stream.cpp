@@ -64,6 +64,9 @@ class StreamReader {
   void hold_kindless();
   void decode_held(const RootKeys& list);
   void decode();
+  // False for a copy of the object `key` ("group/Kind/namespace/name") read before, which is
+  // then not decoded again; throws when the earlier copy differs.
+  bool first_copy(const std::string& key, const Field& root, const Object& obj);
   void decode_checked(Field root, Object& obj);
   std::string describe(const KindEntry& entry, const Field& root) const;
   void error(SourceLoc loc, std::string message) {
@@ -202,6 +205,24 @@ void StreamReader::decode_held(const RootKeys& list) {
   m_held_bytes = 0;
 }
 
+// FNV-1a over every key and scalar in document order: two copies of one object, wherever
+// they were read, digest alike.
+std::string content_digest(const Tree& tree) {
+  std::uint64_t h = 14695981039346656037ULL;
+  const auto mix = [&h](std::string_view s, char end) {
+    for (char c : s) {
+      h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ULL;
+    }
+    h = (h ^ static_cast<unsigned char>(end)) * 1099511628211ULL;
+  };
+  for (std::uint32_t n = 0; n < tree.nodes.size(); ++n) {
+    const TreeNode& node = tree.nodes[n];
+    mix(tree.key(n), static_cast<char>(node.type));
+    mix(tree.scalar(n), static_cast<char>(node.size));
+  }
+  return fmt::format("{:016x}", h);
+}
+
 std::string StreamReader::describe(const KindEntry& entry, const Field& root) const {
   Field meta = root["metadata"];
   if (!meta.is_map() || meta["name"].is_map() || meta["name"].is_seq() || !meta["name"].present()) {
@@ -271,7 +292,35 @@ void StreamReader::decode_checked(Field root, Object& obj) {
     throw InputError(m_tree.loc(dup.key_mark),
                      obj.description + ": " + where + duplicate_key_message(m_tree));
   }
-  entry->decode(root, m_ctx);
+  const std::string key =
+      fmt::format("{}/{}/{}/{}", entry->group, entry->kind,
+                  entry->namespaced ? object_namespace(root) : "", root["metadata"]["name"].str());
+  if (!first_copy(key, root, obj)) {
+    return;
+  }
+  try {
+    entry->decode(root, m_ctx);
+  } catch (const InputError&) {
+    m_ctx.out.forget(key);
+    throw;
+  }
+}
+
+bool StreamReader::first_copy(const std::string& key, const Field& root, const Object& obj) {
+  const std::string uid = root["metadata"]["uid"].str();
+  const std::string identity = uid.empty() ? "content " + content_digest(m_tree) : "uid " + uid;
+  SourceLoc first;
+  switch (m_ctx.out.see(key, identity, root.loc(), first)) {
+    case model::SnapshotBuilder::Seen::first:
+      return true;
+    case model::SnapshotBuilder::Seen::identical:
+      return false;
+    case model::SnapshotBuilder::Seen::conflict:
+      break;
+  }
+  throw InputError(root.loc(), fmt::format("{}: duplicate object; first defined at {}:{}:{}, with "
+                                           "different content",
+                                           obj.description, first.file, first.line, first.column));
 }
 
 }  // namespace

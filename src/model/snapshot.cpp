@@ -186,6 +186,20 @@ void SnapshotBuilder::count_skipped(std::string_view kind) {
   it->second = std::to_string(count + 1);
 }
 
+SnapshotBuilder::Seen SnapshotBuilder::see(const std::string& key, const std::string& identity,
+                                           const SourceLoc& loc, SourceLoc& first) {
+  const auto [it, inserted] = m_seen.try_emplace(key, SeenObject{identity, loc});
+  if (inserted) {
+    return Seen::first;
+  }
+  first = it->second.loc;
+  if (it->second.identity != identity) {
+    return Seen::conflict;
+  }
+  ++m_snap.m_merged;
+  return Seen::identical;
+}
+
 namespace {
 
 // Everything build() needs to resolve a pod's priority the way the Priority admission plugin
@@ -370,12 +384,41 @@ void drop_all_duplicates(std::vector<Node>& nodes, std::vector<PriorityClass>& c
 
 }  // namespace
 
+namespace {
+
+// Kueue's jobframework gives a Workload made from a job the value of its pod template's
+// PriorityClass, or of the first globalDefault class when it names none (utilpriority
+// GetPriorityFromPriorityClass). Resolved once every class is read, whatever the input order.
+void resolve_workload_class_priorities(const std::vector<PriorityClass>& classes,
+                                       KueueObjects& kueue) {
+  for (Workload& w : kueue.workloads) {
+    if (!w.priority_from_pod_class) {
+      continue;
+    }
+    const auto named = std::find_if(classes.begin(), classes.end(), [&](const PriorityClass& c) {
+      return w.priority_class_name.empty() ? c.global_default : c.name == w.priority_class_name;
+    });
+    if (named != classes.end()) {
+      w.priority = named->value;
+    } else if (w.priority_class_name == "system-cluster-critical") {
+      w.priority = k_system_cluster_critical;  // the API server keeps the built-ins
+    } else if (w.priority_class_name == "system-node-critical") {
+      w.priority = k_system_node_critical;
+    } else {
+      w.priority = 0;
+    }
+  }
+}
+
+}  // namespace
+
 Snapshot SnapshotBuilder::build(std::vector<Diagnostic>& diags) && {
   Snapshot& s = m_snap;
   normalize_all(s.m_nodes, s.m_pods, s.m_pdbs, s.m_classes, s.m_scheduler_config);
   drop_all_duplicates(s.m_nodes, s.m_classes, s.m_pods, s.m_pdbs, diags);
   check_class_values(s.m_classes, diags);
   s.m_koordinator.check_quota_parents(diags);
+  resolve_workload_class_priorities(s.m_classes, s.m_kueue);
   s.m_node_index.clear();
   s.m_pod_index.clear();
 

@@ -84,8 +84,12 @@ void SnapshotBuilder::append(SnapshotBuilder&& later) {
   append_all(to.m_classes, from.m_classes);
   append_all(to.m_pdbs, from.m_pdbs);
   if (!from.m_scheduler_config.loc.file.empty()) {
-    to.m_scheduler_config = std::move(from.m_scheduler_config);
+    // The later configuration's args win; the profiles of both stay.
+    to.m_scheduler_config.plugin_args = std::move(from.m_scheduler_config.plugin_args);
+    to.m_scheduler_config.loc = from.m_scheduler_config.loc;
   }
+  append_all(to.m_scheduler_config.profiles, from.m_scheduler_config.profiles);
+  append_all(to.m_unmodelled, from.m_unmodelled);
   KueueObjects& k = to.m_kueue;
   append_all(k.workloads, from.m_kueue.workloads);
   append_all(k.cluster_queues, from.m_kueue.cluster_queues);
@@ -104,6 +108,9 @@ void SnapshotBuilder::append(SnapshotBuilder&& later) {
   append_all(to.m_koordinator.quotas, from.m_koordinator.quotas);
   append_all(to.m_koordinator.pod_groups, from.m_koordinator.pod_groups);
   add_counts(to.m_skipped, from.m_skipped);
+  to.m_merged += from.m_merged;
+  // A copy in another part was decoded already; build() still reports the kinds it checks.
+  m_seen.merge(later.m_seen);
 }
 
 void SnapshotBuilder::shift_lines(const std::string& file, std::uint32_t delta) {
@@ -114,6 +121,11 @@ void SnapshotBuilder::shift_lines(const std::string& file, std::uint32_t delta) 
   shift.each(s.m_classes);
   shift.each(s.m_pdbs);
   shift(s.m_scheduler_config.loc);
+  shift.each(s.m_scheduler_config.profiles);
+  shift.each(s.m_unmodelled);
+  for (auto& [key, seen] : m_seen) {
+    shift(seen.loc);
+  }
   shift.each(s.m_kueue.workloads);
   shift.each(s.m_kueue.cluster_queues);
   shift.each(s.m_kueue.local_queues);

@@ -302,6 +302,14 @@ constexpr CodeInfo k_codes[] = {
      "The preemptor's priority reaches the class's minimum-preemptable-priority."},
     {Code::not_higher_priority, "not-higher-priority", SubjectKind::none,
      "The class's value is not above the pod's priority, so its pods never preempt it."},
+    {Code::not_handled, "not-handled", SubjectKind::scheduler,
+     "The pod names another scheduler in spec.schedulerName, so this policy's scheduler never "
+     "schedules it nor preempts for it."},
+    {Code::gated, "gated", SubjectKind::gates,
+     "The pod still has scheduling gates, so the scheduler does not try it until they are "
+     "removed."},
+    {Code::preemption_disabled, "preemption-disabled", SubjectKind::scheduler,
+     "The pod's scheduler profile disables DefaultPreemption, so nothing is preempted for it."},
 };
 
 constexpr CriterionInfo k_criteria[] = {

@@ -30,6 +30,10 @@ std::string_view subject_word(policy::SubjectKind kind) {
       return "CODE";
     case policy::SubjectKind::time:
       return "TIME";
+    case policy::SubjectKind::scheduler:
+      return "SCHEDULER";
+    case policy::SubjectKind::gates:
+      return "GATE,...";
   }
   return "";
 }

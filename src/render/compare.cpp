@@ -22,9 +22,19 @@ std::set<std::string> victim_names(const policy::Decision& d) {
   return names;
 }
 
+// "Pods", "Workloads" or "Pods and Workloads": what a decision evicts.
+std::string victim_kinds(const policy::Decision& d) {
+  std::set<std::string> kinds;
+  for (const auto& v : d.victims) {
+    kinds.insert(v.ref.kind + "s");
+  }
+  return fmt::format("{}", fmt::join(kinds, " and "));
+}
+
 std::string outcome_phrase(const policy::Decision& d) {
   if (d.outcome == policy::Outcome::preempt) {
-    return fmt::format("preempts on {}", d.node);
+    // Quota-level policies evict Workloads and nominate no node.
+    return d.node.empty() ? std::string("preempts") : fmt::format("preempts on {}", d.node);
   }
   return d.outcome == policy::Outcome::fits ? "fits without preemption" : "cannot be placed";
 }
@@ -36,6 +46,16 @@ std::vector<std::string> differences(const policy::Decision& base, const policy:
   if (base.outcome != other.outcome || base.node != other.node) {
     out.push_back(fmt::format("with {}, the pod {}; with {}, it {}", other.policy,
                               outcome_phrase(other), base.policy, outcome_phrase(base)));
+  }
+  // A Workload victim stands for its pods: names of different kinds cannot be matched, and a
+  // pod missing from a Workload list may well be evicted with its Workload.
+  if (victim_kinds(base) != victim_kinds(other) && !base.victims.empty() &&
+      !other.victims.empty()) {
+    out.push_back(
+        fmt::format("with {}, the victims are {}; with {}, {}: see each policy's "
+                    "victims above",
+                    other.policy, victim_kinds(other), base.policy, victim_kinds(base)));
+    return out;
   }
   auto a = victim_names(base);
   auto b = victim_names(other);

@@ -74,6 +74,21 @@ TEST_CASE("a Kueue doc Job with only generateName is a what-if under its made-up
   CHECK(has(r, "cluster-queue  default-flavor  memory    36Gi     36Gi      0         0 -> 600Mi"));
 }
 
+TEST_CASE("a Workload made from a Job takes its PriorityClass value, whatever the file order",
+          "[cli][real]") {
+  // sample-job.yaml names no class: the cluster's globalDefault class (low-prio, 100) applies,
+  // in the header as in the decision, though the classes are read after the Job.
+  Run r = kpreempt::test::run_binary(
+      "explain --no-cache --now 2026-11-24T12:00:00Z --color never "
+      "-f testdata/real/kueue/single-clusterqueue-setup.yaml "
+      "--pod-file testdata/real/kueue/sample-job.yaml -f testdata/real/kueue/prios.yaml",
+      true);
+  INFO(r.out);
+  CHECK(r.code == 0);
+  CHECK(has(r, "Workload default/job-sample-job-<generated>  priority 100\n"));
+  CHECK(has(r, "(priority 100)"));
+}
+
 TEST_CASE("kubectl's table output is refused with its header and what to run instead",
           "[cli][real]") {
   Run r = explain("get-pods-wide.txt --pod a/p");
@@ -110,4 +125,59 @@ TEST_CASE("a quota upstream cannot hold is refused naming the limit", "[cli][rea
         "testdata/load/real/kueue-count-overflow.yaml:12:12: error: Workload default/huge: "
         "spec.podSets[0].count: total requests out of range: 2000000000 pods request more memory "
         "than Kueue can count (int64, at most 9223372036854775807)\n");
+}
+
+namespace {
+
+constexpr const char* k_volcano = "testdata/explain/default/not-handled-volcano-pod/cluster.yaml";
+
+Run explain_with(const std::string& args) {
+  return kpreempt::test::run_binary(
+      "explain --no-cache --now 2026-01-01T00:00:00Z --color never " + args, true);
+}
+
+}  // namespace
+
+TEST_CASE("pods of another scheduler and gated pods say why nothing is preempted for them",
+          "[cli][real]") {
+  Run vc = explain_with(std::string("-f ") + k_volcano +
+                        " --policy default --pod research/train-job-trainer-0");
+  INFO(vc.out);
+  CHECK(vc.code == 0);
+  CHECK(has(vc, "not handled: spec.schedulerName is volcano, so kube-scheduler never schedules"));
+  Run json = explain_with(std::string("-f ") + k_volcano +
+                          " --policy default --pod research/sample-gated -o json");
+  INFO(json.out);
+  CHECK(has(json, "\"outcome\": \"unschedulable\""));
+  CHECK(has(json, "\"gated:kueue.x-k8s.io/admission\""));
+  // --all-pending leaves out the policies whose scheduler never takes the pod.
+  Run all = explain_with(std::string("-f ") + k_volcano + " --all-pending");
+  INFO(all.out);
+  CHECK(all.code == 0);
+  CHECK_FALSE(has(all, "research/train-job-trainer-0  default"));
+  CHECK(has(all, "research/report-0"));
+}
+
+TEST_CASE("an unmodelled DRA claim is a warning in text and JSON", "[cli][real]") {
+  Run r = explain("dra-pod.yaml --policy default --pod ml/inference-0");
+  INFO(r.out);
+  CHECK(r.code == 0);
+  CHECK(has(r,
+            "warning: Pod ml/inference-0 claims devices through "
+            "ResourceClaimTemplate/ml/single-gpu (DRA)"));
+}
+
+TEST_CASE("a file given twice is read once; a differing copy is an error", "[cli][real]") {
+  Run twice = explain_with(std::string("-f ") + k_volcano + " -f " + k_volcano +
+                           " --policy default --pod research/report-0 -v");
+  INFO(twice.out);
+  CHECK(twice.code == 0);
+  CHECK(has(twice, "note: merged 7 objects read again unchanged"));
+  Run differ = explain_with("-f testdata/bad/duplicate-pod.yaml --pod a/p");
+  INFO(differ.out);
+  CHECK(differ.code == 2);
+  CHECK(has(differ,
+            "testdata/bad/duplicate-pod.yaml:24:1: error: Pod a/p: duplicate object; "
+            "first defined at testdata/bad/duplicate-pod.yaml:11:1, with different "
+            "content"));
 }

@@ -154,6 +154,15 @@ TEST_CASE("linting nothing is an error unless --allow-empty", "[lint][e2e]") {
   }
 }
 
+TEST_CASE("a file read only in part is not linted at all", "[lint][e2e]") {
+  // Its objects before the error would make classes look unused that later pods use.
+  Run r = run("lint -f testdata/lint/partial/anchored.yaml -o json");
+  CHECK(r.code == 2);
+  CHECK_FALSE(has(r.out, "PC018"));
+  CHECK(has(err_of("lint -f testdata/lint/partial/anchored.yaml"),
+            "kpreempt: error: linted 0 objects from 0 files: 0 findings; 1 file not readable"));
+}
+
 TEST_CASE("junit fails only what --fail-on fails", "[lint][e2e]") {
   Run info = run("lint -f testdata/lint/PC016/bad.yaml -o junit --fail-on never");
   CHECK(info.code == 0);

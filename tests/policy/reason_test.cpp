@@ -72,6 +72,11 @@ TEST_CASE("codes keep the names the JSON contract prints", "[policy][reason]") {
   CHECK(policy::info(Code::node_unresolvable).subject == policy::SubjectKind::plugin);
   CHECK(policy::info(Code::tie).subject == policy::SubjectKind::nodes);
   CHECK(policy::info(Code::lost).subject == policy::SubjectKind::criterion);
+  CHECK(policy::name(Code::not_handled) == "not-handled");
+  CHECK(policy::info(Code::not_handled).subject == policy::SubjectKind::scheduler);
+  CHECK(policy::name(Code::gated) == "gated");
+  CHECK(policy::info(Code::gated).subject == policy::SubjectKind::gates);
+  CHECK(policy::name(Code::preemption_disabled) == "preemption-disabled");
 }
 
 TEST_CASE("a reason prints its name, then its subject's names", "[policy][reason]") {

@@ -95,7 +95,7 @@ struct Cluster {
 
   model::Snapshot build() const {
     model::SnapshotBuilder b;
-    b.set(model::SchedulerConfig{config, {}});
+    b.set(model::SchedulerConfig{config, {}, {}});
     for (const auto& c : classes) {
       b.add(c);
     }

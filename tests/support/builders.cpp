@@ -320,7 +320,7 @@ const model::Snapshot& Cluster::snapshot() const {
   for (const auto& d : m_pdbs) {
     b.add(d);
   }
-  b.set(model::SchedulerConfig{m_config, {}});
+  b.set(model::SchedulerConfig{m_config, {}, {}});
   std::vector<Diagnostic> diags;
   model::Snapshot snap = std::move(b).build(diags);
   for (const Diagnostic& d : diags) {

@@ -120,8 +120,11 @@ struct Pod {
   std::string node_name;                 // spec.nodeName; empty = pending
   std::optional<std::int32_t> priority;  // spec.priority as written
   std::string priority_class_name;
-  std::string preemption_policy;  // spec.preemptionPolicy as written; may be empty
-  std::string scheduler_name;
+  std::string preemption_policy;              // spec.preemptionPolicy as written; may be empty
+  std::string scheduler_name;                 // empty when the manifest does not say
+  std::vector<std::string> scheduling_gates;  // spec.schedulingGates[].name
+  // spec.resourceClaims: the ResourceClaim or ResourceClaimTemplate each entry names.
+  std::vector<ObjectRef> resource_claims;
   StringMap node_selector;
   std::vector<NodeSelectorTerm> required_node_affinity;  // ORed terms; empty = none
   bool has_required_node_affinity = false;  // a present but empty term list matches nothing
@@ -165,10 +168,28 @@ struct PodDisruptionBudget {
   SourceLoc loc;
 };
 
+// One profile of a KubeSchedulerConfiguration: the scheduler name pods ask for with
+// spec.schedulerName, and whether its PostFilter runs DefaultPreemption.
+struct SchedulerProfile {
+  std::string scheduler_name;        // default-scheduler when the profile leaves it out
+  bool preemption_disabled = false;  // plugins.postFilter.disabled: DefaultPreemption or "*"
+  SourceLoc loc;
+};
+
 // DefaultPreemption args from a KubeSchedulerConfiguration in the dump (pluginConfig), as
-// key -> value strings; --set values override them.
+// key -> value strings; --set values override them. Profiles of every configuration read.
 struct SchedulerConfig {
   StringMap plugin_args;  // "DefaultPreemption.minCandidateNodesPercentage" -> "10"
+  std::vector<SchedulerProfile> profiles;
+  SourceLoc loc;
+};
+
+// An object that holds back admission or placement in a way no policy models (Kueue
+// admission checks, MultiKueue, DRA claims): explanations warn that they ignore it.
+struct UnmodelledGate {
+  std::string family;  // the policy family it concerns: "kueue", or "" for every policy
+  ObjectRef ref;
+  std::string what;  // "admission check", "ProvisioningRequest", "MultiKueue"...
   SourceLoc loc;
 };
 

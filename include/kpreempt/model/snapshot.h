@@ -54,6 +54,8 @@ class Snapshot {
   const std::vector<PriorityClass>& priority_classes() const { return m_classes; }
   const std::vector<PodDisruptionBudget>& pdbs() const { return m_pdbs; }
   const SchedulerConfig& scheduler_config() const { return m_scheduler_config; }
+  // Objects whose effect on admission or placement is not modelled, in input order.
+  const std::vector<UnmodelledGate>& unmodelled() const { return m_unmodelled; }
   // Objects of the quota- and queue-based schedulers, one store per family.
   const KueueObjects& kueue() const { return m_kueue; }
   const YunikornObjects& yunikorn() const { return m_yunikorn; }
@@ -86,6 +88,8 @@ class Snapshot {
 
   // How many documents of kinds kpreempt does not read were skipped, by kind.
   const StringMap& skipped_kinds() const { return m_skipped; }
+  // How many objects were read again, identical, and merged into their first copy.
+  std::uint64_t merged_duplicates() const { return m_merged; }
 
  private:
   friend class SnapshotBuilder;
@@ -107,6 +111,7 @@ class Snapshot {
   std::vector<PriorityClass> m_classes;
   std::vector<PodDisruptionBudget> m_pdbs;
   SchedulerConfig m_scheduler_config;
+  std::vector<UnmodelledGate> m_unmodelled;
   KueueObjects m_kueue;
   YunikornObjects m_yunikorn;
   CapacityObjects m_capacity;
@@ -116,6 +121,7 @@ class Snapshot {
   std::unordered_map<std::string, NodeId> m_node_index;
   std::unordered_map<std::string, PodId> m_pod_index;  // "ns/name"
   StringMap m_skipped;
+  std::uint64_t m_merged = 0;
   Derived m_derived;
 };
 
@@ -133,6 +139,8 @@ class SnapshotBuilder {
   void add(PriorityClass c) { m_snap.m_classes.push_back(std::move(c)); }
   void add(PodDisruptionBudget b) { m_snap.m_pdbs.push_back(std::move(b)); }
   void set(SchedulerConfig c) { m_snap.m_scheduler_config = std::move(c); }
+  SchedulerConfig& scheduler_config() { return m_snap.m_scheduler_config; }
+  void add(UnmodelledGate g) { m_snap.m_unmodelled.push_back(std::move(g)); }
   std::vector<Pod>& pods() { return m_snap.m_pods; }
   // The family stores are filled directly by their decoders.
   KueueObjects& kueue() { return m_snap.m_kueue; }
@@ -140,6 +148,16 @@ class SnapshotBuilder {
   CapacityObjects& capacity() { return m_snap.m_capacity; }
   KoordinatorObjects& koordinator() { return m_snap.m_koordinator; }
   void count_skipped(std::string_view kind);
+
+  // The same object read twice (one file given twice, a dump and a manifest repeating it):
+  // identical copies are merged, differing ones are an error naming both places.
+  enum class Seen : std::uint8_t { first, identical, conflict };
+  // `key` is "Kind/namespace/name"; `identity` the uid, or a digest of the content when the
+  // object has none. `first` is set to where the object was first read, unless Seen::first.
+  Seen see(const std::string& key, const std::string& identity, const SourceLoc& loc,
+           SourceLoc& first);
+  // Undoes see() for an object that turned out not to decode: a later copy is then the first.
+  void forget(const std::string& key) { m_seen.erase(key); }
 
   // Appends what `later` collected as if its objects had followed this builder's (one part of
   // a dump read on another thread); a singleton `later` set replaces this builder's.
@@ -153,7 +171,12 @@ class SnapshotBuilder {
   Snapshot build(std::vector<Diagnostic>& diags) &&;
 
  private:
+  struct SeenObject {
+    std::string identity;
+    SourceLoc loc;
+  };
   Snapshot m_snap;
+  std::unordered_map<std::string, SeenObject> m_seen;
 };
 
 }  // namespace kpreempt::model

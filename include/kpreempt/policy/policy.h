@@ -114,6 +114,14 @@ struct Decision {
   nlohmann::ordered_json details;
 };
 
+// The scheduler a policy runs in, which decides the pods it ever sees (spec.schedulerName).
+enum class Scheduler : std::uint8_t {
+  kube,         // kube-scheduler or a second one built from it (scheduler-plugins)
+  yunikorn,     // schedulerName yunikorn
+  koordinator,  // schedulerName koord-scheduler
+  kueue,        // admits Workloads whatever scheduler places their pods
+};
+
 struct Entry {
   std::string_view name;
   std::string_view summary;
@@ -128,7 +136,15 @@ struct Entry {
   std::span<const std::string_view> arg_keys;
   // What it says from PriorityClasses alone (`matrix`, `explain --victim`).
   const ClassRules* classes;
+  Scheduler scheduler = Scheduler::kube;
 };
+
+// Runs the policy. A pod its scheduler never takes (another spec.schedulerName, or one still
+// held by scheduling gates) gets a decision saying so instead of a victim list.
+Decision decide(const Entry& e, const Input& in);
+// Whether `--policy all` runs the policy for the pod: its scheduler takes the pod and
+// Entry::applies holds.
+bool applies(const Entry& e, const model::Snapshot& snap, model::PodId preemptor);
 
 // Every policy, in the order --policy all runs and prints them.
 std::span<const Entry> all();

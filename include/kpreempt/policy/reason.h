@@ -162,6 +162,9 @@ enum class Code : std::uint8_t {
   invalid_policy,
   min_preemptable_priority_reached,
   not_higher_priority,
+  not_handled,
+  gated,
+  preemption_disabled,
 };
 
 // What a code is about; printed after the code's name and a colon.
@@ -174,6 +177,8 @@ enum class SubjectKind : std::uint8_t {
   criterion,  // a node-pick criterion or quota check: pdb-violations, over-max
   reason,     // another code, for an outcome of a nested decision (job:<code>)
   time,       // an RFC 3339 instant
+  scheduler,  // a spec.schedulerName
+  gates,      // scheduling gate names, comma separated
 };
 
 struct CodeInfo {

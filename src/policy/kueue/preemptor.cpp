@@ -20,21 +20,6 @@ void fail(Decision& d, Code code, const std::string& summary) {
   d.summary = summary;
 }
 
-// Kueue resolves a PriorityClass name (or the cluster default) only when it creates the
-// Workload; a derived Workload gets that value here.
-std::int32_t pod_class_priority(const model::Snapshot& snap, const std::string& name) {
-  if (!name.empty()) {
-    const model::PriorityClass* c = snap.find_priority_class(name);
-    return c != nullptr ? c->value : 0;
-  }
-  for (const model::PriorityClass& c : snap.priority_classes()) {
-    if (c.global_default) {
-      return c.value;
-    }
-  }
-  return 0;
-}
-
 std::int32_t pod_priority(const Input& in, const model::Pod& pod) {
   if (const std::string* wpc = model::find(pod.labels, model::k_kueue_priority_label)) {
     if (const auto* c = model::find_workload_priority_class(in.snapshot.kueue(), *wpc)) {
@@ -170,9 +155,7 @@ std::optional<Preemptor> resolve_preemptor(const Input& in, const QuotaModel& qu
     w = &k.workloads[in.workload];
     p.ref = model::ObjectRef{"Workload", w->namespace_, w->name};
     p.derived_from = w->derived_from;
-    p.priority = w->priority_from_pod_class
-                     ? pod_class_priority(in.snapshot, w->priority_class_name)
-                     : w->priority;
+    p.priority = w->priority;
   } else {
     const model::Pod& pod = in.snapshot.pods()[in.preemptor];
     if (model::find(pod.labels, model::k_kueue_queue_label) == nullptr) {
