@@ -302,6 +302,12 @@ constexpr CodeInfo k_codes[] = {
      "The preemptor's priority reaches the class's minimum-preemptable-priority."},
     {Code::not_higher_priority, "not-higher-priority", SubjectKind::none,
      "Pods of this class are not above the pod's priority."},
+    {Code::resize_effective_requests, "resize-effective-requests", SubjectKind::none,
+     "An in-place resize makes the pod count other requests than its spec names."},
+    {Code::config_rejected, "config-rejected", SubjectKind::none,
+     "The selected release rejects the queue configuration as a whole."},
+    {Code::quota_preemption, "quota-preemption", SubjectKind::none,
+     "Quota preemption would evict it if a lowered max fired; never a victim of this pod."},
 };
 
 // The table is indexed by the enum: a code out of place would print another's name.

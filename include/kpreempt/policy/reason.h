@@ -162,6 +162,9 @@ enum class Code : std::uint8_t {
   invalid_policy,
   min_preemptable_priority_reached,
   not_higher_priority,
+  resize_effective_requests,
+  config_rejected,
+  quota_preemption,
 };
 
 // What a code is about; printed after the code's name and a colon.
