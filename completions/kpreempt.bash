@@ -13,8 +13,8 @@ _kpreempt_options() {
     case $1 in
         explain)
             echo "-f= --filename= -R --recursive --pod= --workload= --pod-file= --all-pending" \
-                "--victim= --policy= --now= --set= -o= --output= --color= -v --verbose" \
-                "--codes --cache --no-cache -h --help" ;;
+                "--victim= --policy= --now= --set= --upstream= -o= --output= --color= -v" \
+                "--verbose --codes --cache --no-cache -h --help" ;;
         lint)
             echo "-f= --filename= -R --recursive --exclude= --allow-empty --baseline=" \
                 "--enable= --disable= --only= --fail-on= --kube-version=" \
@@ -40,6 +40,7 @@ _kpreempt_values() {
         --victim) echo "@victims" ;;
         --workload) echo "@workloads" ;;
         --policy) echo "@policies" ;;
+        --upstream) echo "@upstream" ;;
         --color) echo "auto always never" ;;
         --fail-on) echo "error warning info never" ;;
         --now) date -u +%Y-%m-%dT%H:%M:%SZ ;;
@@ -120,6 +121,9 @@ _kpreempt() {
             @policies)
                 _kpreempt_reply "$cur" < <("${COMP_WORDS[0]/#\~/$HOME}" __complete policies \
                     2>/dev/null; [[ $sub == explain ]] && echo all) ;;
+            @upstream)
+                _kpreempt_reply "$cur" < <("${COMP_WORDS[0]/#\~/$HOME}" __complete upstream \
+                    2>/dev/null) ;;
             @pods | @victims | @workloads)
                 compopt -o nosort 2>/dev/null
                 _kpreempt_reply "$cur" < <(_kpreempt_names "${values#@}") ;;

@@ -34,6 +34,12 @@ function __kpreempt_names
 end
 
 # The policies of the binary on the command line.
+function __kpreempt_upstream
+    set -l tokens (commandline -opc)
+    set -l bin (string replace -r '^~' -- $HOME $tokens[1])
+    $bin __complete upstream 2>/dev/null
+end
+
 function __kpreempt_policies
     set -l tokens (commandline -opc)
     set -l bin (string replace -r '^~' -- $HOME $tokens[1])
@@ -70,6 +76,7 @@ complete -c kpreempt -n $explain -l victim -x -k -a '(__kpreempt_names victims)'
 complete -c kpreempt -n $explain -l policy -x -k -a '(__kpreempt_policies; echo all)' -d 'policy to run'
 complete -c kpreempt -n $explain -l now -x -a '(date -u +%Y-%m-%dT%H:%M:%SZ)' -d 'evaluation time, RFC 3339'
 complete -c kpreempt -n $explain -l set -x -d 'policy argument KEY=VALUE'
+complete -c kpreempt -n $explain -l upstream -x -k -a '(__kpreempt_upstream)' -d 'upstream release line POLICY=VERSION'
 complete -c kpreempt -n $explain -s o -l output -x -a 'text wide json yaml' -d 'output format'
 complete -c kpreempt -n $explain -l color -x -a 'auto always never' -d 'colour the output'
 complete -c kpreempt -n $explain -s v -l verbose -d 'note the objects no policy reads'

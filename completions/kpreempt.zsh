@@ -34,6 +34,13 @@ _kpreempt_names() {
   compadd "${copts[@]}" -V kpreempt-names -a names
 }
 
+# The POLICY=LINE pairs --upstream accepts, from the binary.
+_kpreempt_upstream() {
+  local -a lines
+  lines=(${(f)"$(_call_program upstream ${(q)_kpreempt_bin} __complete upstream 2>/dev/null)"})
+  compadd -V kpreempt-upstream -a lines
+}
+
 # The policies of the binary; with "all" as argument that one too (explain).
 _kpreempt_policies() {
   local -a copts=("${@[1,-2]}") names
@@ -55,6 +62,7 @@ _kpreempt_explain() {
     '*--policy=[policy to run]:policy:_kpreempt_policies all' \
     '--now=[evaluation time, RFC 3339]:time:' \
     '*--set=[policy argument KEY=VALUE]:KEY=VALUE:' \
+    '*--upstream=[upstream release line POLICY=VERSION]:POLICY=VERSION:_kpreempt_upstream' \
     '(-o --output)'{-o+,--output=}'[output format]:format:(text wide json yaml)' \
     '--color=[colour the output]:when:(auto always never)' \
     '(-v --verbose)'{-v,--verbose}'[note the objects no policy reads]' \

@@ -79,6 +79,14 @@ void visit(A& a, Container& v) {
   fields<Container>(a, v.name, v.requests, v.host_ports, v.restart_always);
 }
 template <class A>
+void visit(A& a, ResourceStatus& v) {
+  fields<ResourceStatus>(a, v.has_resources, v.requests, v.allocated);
+}
+template <class A>
+void visit(A& a, ContainerStatus& v) {
+  fields<ContainerStatus>(a, v.name, v.init, v.resources);
+}
+template <class A>
 void visit(A& a, PodCondition& v) {
   fields<PodCondition>(a, v.type, v.status, v.reason, v.last_transition_time);
 }
@@ -100,7 +108,8 @@ void visit(A& a, Pod& v) {
               v.has_required_node_affinity, v.required_pod_affinity, v.required_pod_anti_affinity,
               v.tolerations, v.topology_spread, v.containers, v.init_containers, v.overhead,
               v.pod_level_requests, v.phase, v.start_time, v.nominated_node_name, v.conditions,
-              v.loc);
+              v.container_statuses, v.pod_status_resources, v.resize_infeasible,
+              v.resize_infeasible_any, v.loc);
 }
 template <class A>
 void visit(A& a, PriorityClass& v) {
@@ -169,7 +178,7 @@ void visit(A& a, WorkloadPriorityClass& v) {
 }
 template <class A>
 void visit(A& a, KueueNamespace& v) {
-  fields<KueueNamespace>(a, v.name, v.labels);
+  fields<KueueNamespace>(a, v.name, v.labels, v.annotations);
 }
 template <class A>
 void visit(A& a, KueueCohort& v) {
@@ -227,7 +236,8 @@ void visit(A& a, YkPlacementRule& v) {
 }
 template <class A>
 void visit(A& a, YkPartition& v) {
-  fields<YkPartition>(a, v.name, v.queues, v.placement_rules, v.preemption_enabled, v.has_limits,
+  fields<YkPartition>(a, v.name, v.queues, v.placement_rules, v.preemption_enabled,
+                      v.quota_preemption_enabled, v.user_group_resolver, v.newer_keys, v.has_limits,
                       v.loc);
 }
 template <class A>

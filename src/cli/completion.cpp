@@ -60,6 +60,14 @@ int run_complete(const CompleteOptions& o, const Streams& io) {
     }
     return k_exit_ok;
   }
+  if (o.what == "upstream") {  // every POLICY=LINE --upstream accepts, newest line first
+    for (const policy::Entry& e : policy::all()) {
+      for (auto l = e.lines.rbegin(); l != e.lines.rend(); ++l) {
+        io.out << e.name << '=' << policy::to_string(l->line) << '\n';
+      }
+    }
+    return k_exit_ok;
+  }
   if (o.inputs.files.empty()) {
     return k_exit_input;  // nothing to read names from; the shells offer nothing
   }
@@ -82,9 +90,10 @@ void add_complete(CLI::App& app, const Streams& io, int& exit_code) {
   auto* cmd = app.add_subcommand("__complete", "names for the completion scripts");
   cmd->group("");  // not for people: hidden from --help
   cmd->add_option("WHAT", o->what,
-                  "policies, pods (pending first), victims (bound first) or workloads")
+                  "policies, upstream (POLICY=LINE pairs), pods (pending first), victims (bound "
+                  "first) or workloads")
       ->required()
-      ->check(CLI::IsMember({"policies", "pods", "victims", "workloads"}));
+      ->check(CLI::IsMember({"policies", "upstream", "pods", "victims", "workloads"}));
   cmd->add_option("-f,--filename", o->inputs.files, "cluster dump (pods, victims, workloads)");
   cmd->add_flag("-R,--recursive", o->inputs.recursive, "read folders recursively");
   cmd->callback([o, io, &exit_code] { exit_code = run_complete(*o, io); });

@@ -49,7 +49,7 @@ namespace {
 
 // Every --set key must be read by some policy --policy names (all of them for "all"): a
 // misspelt key would otherwise be ignored and the answer silently be the default one.
-void check_set_keys(const ExplainOptions& o) {
+std::vector<const policy::Entry*> selected_entries(const ExplainOptions& o) {
   bool all = o.policies.empty() ||
              std::find(o.policies.begin(), o.policies.end(), "all") != o.policies.end();
   std::vector<const policy::Entry*> selected;
@@ -58,6 +58,11 @@ void check_set_keys(const ExplainOptions& o) {
       selected.push_back(&e);
     }
   }
+  return selected;
+}
+
+void check_set_keys(const ExplainOptions& o) {
+  const std::vector<const policy::Entry*> selected = selected_entries(o);
   for (const auto& s : o.sets) {
     const std::string key = policy::split_setting(s).first;
     if (std::string problem = policy::unknown_key_problem(key, selected); !problem.empty()) {
@@ -67,6 +72,35 @@ void check_set_keys(const ExplainOptions& o) {
 }
 
 }  // namespace
+
+void check_upstream(const ExplainOptions& o, const Streams& io) {
+  std::vector<std::string> warnings;
+  const auto lines = policy::parse_upstream(o.upstream, &warnings);
+  for (const std::string& w : warnings) {
+    io.err << "kpreempt: warning: " << w << '\n';
+  }
+  // A gate value is checked against every line it would run at, so a bad one fails now.
+  for (const policy::Entry* e : selected_entries(o)) {
+    const policy::Args args = parse_sets(o.sets, e->plugin);
+    const policy::LineInfo& line = e->nearest(policy::line_for(lines, *e));
+    const policy::ReleaseLine at = line.gates_line.unset() ? line.line : line.gates_line;
+    for (const policy::GateInfo& g : e->gates) {
+      (void)policy::gate_enabled(e->gates, at, args, g.name);
+    }
+  }
+}
+
+void add_upstream_option(CLI::App& cmd, std::vector<std::string>& upstream) {
+  std::string lines;
+  for (const policy::Entry& e : policy::all()) {
+    lines += fmt::format("{}{} {}", lines.empty() ? "" : "; ", e.name, policy::line_list(e));
+  }
+  cmd.add_option("--upstream", upstream,
+                 fmt::format("POLICY=VERSION: mirror that upstream release line instead of the "
+                             "newest (repeatable; {}); featureGates.NAME=true|false with --set "
+                             "sets a gate of it",
+                             lines));
+}
 
 std::vector<const policy::Entry*> chosen_policies(const ExplainOptions& o,
                                                   const model::Snapshot& snap,
@@ -184,7 +218,8 @@ int run_explain(const ExplainOptions& o, const Streams& io) {
     throw UsageError("explain needs a cluster dump: -f FILE (or --codes for the reason codes)");
   }
   model::Instant now = parse_now(o.now);
-  check_set_keys(o);  // reject a bad --set before the (possibly long) load
+  check_set_keys(o);  // reject a bad --set or --upstream before the (possibly long) load
+  check_upstream(o, io);
   int given = int(!o.pod.empty()) + int(!o.inputs.pod_files.empty()) + int(!o.workload.empty());
   if (o.all_pending && (given > 0 || !o.victim.empty())) {
     throw UsageError(
@@ -223,10 +258,12 @@ int run_explain(const ExplainOptions& o, const Streams& io) {
     render::Explanation e{s.pod, s.workload, now, {}};
     // Policies are pure functions of the snapshot: each decides on its own thread.
     std::vector<std::future<policy::Decision>> decisions;
+    const auto lines = policy::parse_upstream(o.upstream, nullptr);
     for (const policy::Entry* p : chosen_policies(o, snap, s, false)) {
       decisions.push_back(std::async(std::launch::async, [&, p, s] {
         policy::Args args = parse_sets(o.sets, p->plugin);
-        return policy::decide(*p, policy::Input{snap, s.pod, now, args, s.workload});
+        return policy::run(*p, policy::Input{snap, s.pod, now, args, s.workload, true,
+                                             policy::line_for(lines, *p)});
       }));
     }
     for (auto& d : decisions) {
@@ -292,6 +329,7 @@ void add_explain(CLI::App& app, const Streams& io, int& exit_code) {
   cmd->add_option("--set", o->sets,
                   "policy argument KEY=VALUE, e.g. "
                   "DefaultPreemption.minCandidateNodesPercentage=20 (repeatable)");
+  add_upstream_option(*cmd, o->upstream);
   cmd->add_option("-o,--output", o->output, "text, wide, json or yaml")
       ->check(CLI::IsMember({"text", "wide", "json", "yaml"}));
   cmd->add_option("--color", o->color, "auto, always or never (NO_COLOR is honoured)")

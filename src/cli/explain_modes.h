@@ -24,6 +24,7 @@ struct ExplainOptions {
   std::vector<std::string> policies;
   std::string now;
   std::vector<std::string> sets;
+  std::vector<std::string> upstream;  // --upstream POLICY=VERSION, in order
   std::string output = "text";
   std::string color = "auto";
   bool verbose = false;  // -v: also say what the dump held that no policy reads
@@ -41,6 +42,13 @@ model::Instant parse_now(const std::string& text);
 
 // --set KEY=VALUE pairs; a bare key belongs to `plugin`. Throws UsageError.
 policy::Args parse_sets(const std::vector<std::string>& sets, std::string_view plugin);
+
+// --upstream and --set featureGates.* checked before the load: throws UsageError; prints a
+// warning for each version resolved to another line.
+void check_upstream(const ExplainOptions& o, const Streams& io);
+
+// Adds --upstream to an explain-like subcommand.
+void add_upstream_option(CLI::App& cmd, std::vector<std::string>& upstream);
 
 // The policies --policy names (or all that apply) for one subject. `lenient`: a named policy
 // that does not fit the subject is left out instead of being a usage error.

@@ -122,7 +122,8 @@ void decode_workload_priority_class(const Field& root, DecodeContext& ctx) {
 
 void decode_namespace(const Field& root, DecodeContext& ctx) {
   ctx.out.kueue().namespaces.push_back(
-      model::KueueNamespace{object_name(root), root["metadata"]["labels"].string_map()});
+      model::KueueNamespace{object_name(root), root["metadata"]["labels"].string_map(),
+                            root["metadata"]["annotations"].string_map()});
 }
 
 void decode_cohort(const Field& root, DecodeContext& ctx) {

@@ -6,6 +6,8 @@
 #include "kpreempt/model/resources.h"
 
 #include <algorithm>
+#include <optional>
+#include <string_view>
 
 namespace kpreempt::load {
 namespace {
@@ -117,21 +119,60 @@ void decode_scheduling(const Field& spec, model::Pod& p) {
       [&](const Field& c) { p.topology_spread.push_back(decode_spread(c)); });
 }
 
+std::optional<model::ResourceList> opt_resource_list(const Field& f) {
+  if (!f.present()) {
+    return std::nullopt;
+  }
+  return f.non_negative_resource_list();
+}
+
+// status.resources and status.allocatedResources of a pod or a container status.
+model::ResourceStatus decode_resource_status(const Field& f) {
+  model::ResourceStatus out;
+  out.has_resources = f["resources"].present();
+  out.requests = opt_resource_list(f["resources"]["requests"]);
+  out.allocated = opt_resource_list(f["allocatedResources"]);
+  return out;
+}
+
+// Only statuses that carry resources are kept: the rest change no request.
+void decode_container_statuses(const Field& status, model::Pod& p) {
+  for (const char* key : {"containerStatuses", "initContainerStatuses"}) {
+    const bool init = std::string_view(key) == "initContainerStatuses";
+    status[key].each_item([&](const Field& c) {
+      model::ResourceStatus r = decode_resource_status(c);
+      if (r.any()) {
+        p.container_statuses.push_back(model::ContainerStatus{c["name"].str(), init, std::move(r)});
+      }
+    });
+  }
+  p.pod_status_resources = decode_resource_status(status);
+}
+
 void decode_status(const Field& status, model::Pod& p) {
   p.phase = status["phase"].str();
   p.start_time = status["startTime"].time();
   p.nominated_node_name = status["nominatedNodeName"].str();
   // Every condition is checked, but only the first DisruptionTarget and PodScheduled ones are
   // kept: no policy reads another, and a big cluster holds five per pod.
+  bool resize_pending_seen = false;
+  p.resize_infeasible_any = status["resize"].str() == "Infeasible";
   status["conditions"].each_item([&](const Field& c) {
     model::PodCondition cond{c["type"].str(), c["status"].str(), c["reason"].str(),
                              c["lastTransitionTime"].time()};
+    if (cond.type == "PodResizePending") {
+      const bool infeasible = cond.reason == "Infeasible";
+      p.resize_infeasible = resize_pending_seen ? p.resize_infeasible : infeasible;
+      p.resize_infeasible_any = p.resize_infeasible_any || infeasible;
+      resize_pending_seen = true;
+    }
     bool read = cond.type == "DisruptionTarget" || cond.type == "PodScheduled";
     if (read && std::none_of(p.conditions.begin(), p.conditions.end(),
                              [&](const model::PodCondition& k) { return k.type == cond.type; })) {
       p.conditions.push_back(std::move(cond));
     }
   });
+  decode_container_statuses(status, p);
 }
 
 }  // namespace

@@ -13,10 +13,10 @@ namespace kpreempt::load::pruned {
 inline constexpr std::array<std::string_view, 11> k_container = {
     "env",          "envFrom", "volumeMounts", "volumeDevices",   "livenessProbe", "readinessProbe",
     "startupProbe", "command", "args",         "securityContext", "lifecycle"};
-// Keys of an object's status.
-inline constexpr std::array<std::string_view, 6> k_status = {
-    "images",       "containerStatuses", "initContainerStatuses", "ephemeralContainerStatuses",
-    "volumesInUse", "volumesAttached"};
+// Keys of an object's status. containerStatuses and initContainerStatuses stay: since v1.33
+// the scheduler reads a bound pod's resize state from them.
+inline constexpr std::array<std::string_view, 4> k_status = {"images", "ephemeralContainerStatuses",
+                                                             "volumesInUse", "volumesAttached"};
 // The keys whose list items are containers.
 inline constexpr std::array<std::string_view, 3> k_container_lists = {
     "containers", "initContainers", "ephemeralContainers"};

@@ -228,8 +228,11 @@ class Parser {
   }
 
   model::YkPartition partition(const YAML::Node& n, const std::string& path) {
+    // usergroupresolver and preemption.quotapreemptionenabled are v1.8 keys: loaded here and
+    // kept with their place, so that a policy run as v1.7 can reject the file as v1.7 does.
     check_fields(n, path,
-                 {"name", "queues", "placementrules", "limits", "preemption", "nodesortpolicy"});
+                 {"name", "queues", "placementrules", "limits", "preemption", "nodesortpolicy",
+                  "usergroupresolver"});
     model::YkPartition p;
     p.name = str(n["name"], join(path, "name"));
     p.loc = loc(n.Mark());
@@ -243,9 +246,21 @@ class Parser {
     limits(n["limits"], join(path, "limits"));
     p.has_limits = n["limits"].IsDefined() && !n["limits"].IsNull();
     const YAML::Node pre = n["preemption"];
-    check_fields(pre, join(path, "preemption"), {"enabled"});
+    check_fields(pre, join(path, "preemption"), {"enabled", "quotapreemptionenabled"});
     if (pre.IsDefined() && !pre.IsNull()) {
       p.preemption_enabled = boolean(pre["enabled"], join(path, "preemption.enabled"), true);
+      if (const YAML::Node quota = pre["quotapreemptionenabled"]; quota.IsDefined()) {
+        p.newer_keys.push_back(loc(quota.Mark()));
+        p.quota_preemption_enabled =
+            boolean(quota, join(path, "preemption.quotapreemptionenabled"), false);
+      }
+    }
+    if (const YAML::Node ugr = n["usergroupresolver"]; ugr.IsDefined()) {
+      p.newer_keys.push_back(loc(ugr.Mark()));
+      check_fields(ugr, join(path, "usergroupresolver"), {"type"});
+      if (!ugr.IsNull()) {
+        p.user_group_resolver = str(ugr["type"], join(path, "usergroupresolver.type"));
+      }
     }
     const YAML::Node sort = n["nodesortpolicy"];
     check_fields(sort, join(path, "nodesortpolicy"), {"type", "resourceweights"});

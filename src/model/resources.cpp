@@ -5,8 +5,10 @@
 #include "kpreempt/model/resources.h"
 
 #include <algorithm>
+#include <initializer_list>
 #include <limits>
 #include <map>
+#include <optional>
 
 namespace kpreempt::model {
 namespace {
@@ -117,27 +119,39 @@ Sum to_sum(const ResourceList& list) {
 }
 
 // aggregateContainerResourcesByFn: regular containers and sidecars run together; each
-// init container i runs alongside the sidecars started before it.
-Sum aggregate_containers(const Pod& pod) {
+// init container i runs alongside the sidecars started before it. `value` gives a container's
+// amounts (nullopt: the container counts nothing).
+template <class Value>
+Sum aggregate_by(const Pod& pod, Value value) {
   Sum result;
   for (const Container& c : pod.containers) {
-    add_into(result, c.requests);
+    if (const std::optional<Sum> v = value(c, false)) {
+      add_into(result, *v);
+    }
   }
   Sum sidecars;
   Sum init_peak;
   for (const Container& c : pod.init_containers) {
+    const std::optional<Sum> v = value(c, true);
     if (c.restart_always) {
-      add_into(result, c.requests);
-      add_into(sidecars, c.requests);
+      if (v) {
+        add_into(result, *v);
+        add_into(sidecars, *v);
+      }
       max_into(init_peak, sidecars);
     } else {
-      Sum running = to_sum(c.requests);
+      Sum running = v ? *v : Sum{};
       add_into(running, sidecars);
       max_into(init_peak, running);
     }
   }
   max_into(result, init_peak);
   return result;
+}
+
+Sum aggregate_containers(const Pod& pod) {
+  return aggregate_by(pod,
+                      [](const Container& c, bool) { return std::optional(to_sum(c.requests)); });
 }
 
 // preFilterState.SetMaxResource on a zero Resource: negatives floor at zero, pods and
@@ -245,26 +259,132 @@ Resources to_resources(const ResourceList& list) {
 
 namespace {
 
-Sum pod_request_sum(const Pod& pod) {
-  Sum reqs = aggregate_containers(pod);
-  // IsPodLevelRequestsSet: only cpu and memory count as pod-level resources (v1.34); when one
-  // is set, each set one replaces the container aggregate for that resource alone.
-  for (const std::string_view name : {k_cpu, k_memory}) {
-    const auto it =
-        std::lower_bound(pod.pod_level_requests.begin(), pod.pod_level_requests.end(), name,
-                         [](const auto& e, std::string_view n) { return e.first < n; });
-    if (it != pod.pod_level_requests.end() && it->first == name) {
-      reqs[std::string(name)] = it->second.wide_milli();
+// IsSupportedPodLevelResource: cpu, memory and hugepages-*.
+bool pod_level_resource(std::string_view name) {
+  return name == k_cpu || name == k_memory || name.starts_with("hugepages-");
+}
+
+// IsPodLevelRequestsSet: a pod-level request names a supported resource; then each supported
+// name of `level` replaces the container aggregate for that resource alone.
+void apply_pod_level(Sum& reqs, const Pod& pod, const Sum& level) {
+  if (std::none_of(pod.pod_level_requests.begin(), pod.pod_level_requests.end(),
+                   [](const auto& e) { return pod_level_resource(e.first); })) {
+    return;
+  }
+  for (const auto& [name, v] : level) {
+    if (pod_level_resource(name)) {
+      reqs[name] = v;
     }
+  }
+}
+
+const ContainerStatus* status_of(const Pod& pod, const Container& c, std::optional<bool> init) {
+  for (const ContainerStatus& s : pod.container_statuses) {
+    if (s.name == c.name && (!init || s.init == *init)) {
+      return &s;
+    }
+  }
+  return nullptr;
+}
+
+Sum max_of(std::initializer_list<const Sum*> sums) {
+  Sum out;
+  for (const Sum* s : sums) {
+    max_into(out, *s);
+  }
+  return out;
+}
+
+Sum opt_sum(const std::optional<ResourceList>& list) {
+  return list ? to_sum(*list) : Sum{};
+}
+
+// v1.33-v1.36 determineEffectiveRequests: per container, before aggregating; regular init
+// containers and statuses without resources use the spec.
+Sum container_max_sum(const Pod& pod) {
+  const bool infeasible = pod.resize_infeasible;
+  return aggregate_by(pod, [&](const Container& c, bool init) {
+    const ContainerStatus* st = init && !c.restart_always ? nullptr : status_of(pod, c, init);
+    Sum spec = to_sum(c.requests);
+    if (st == nullptr || !st->resources.has_resources) {
+      return std::optional(spec);
+    }
+    const Sum actual = opt_sum(st->resources.requests);
+    const Sum allocated = opt_sum(st->resources.allocated);
+    return std::optional(infeasible ? max_of({&actual, &allocated})
+                                    : max_of({&spec, &actual, &allocated}));
+  });
+}
+
+// v1.37 AggregateContainerRequests: the max of the spec, allocated and actuated aggregates.
+Sum max_of_sums(const Pod& pod, const RequestRules& rules) {
+  const bool infeasible = pod.resize_infeasible;
+  const Sum spec = aggregate_containers(pod);
+  auto from_status = [&](bool actuated) {
+    return aggregate_by(pod, [&](const Container& c, bool) -> std::optional<Sum> {
+      const ContainerStatus* st = status_of(pod, c, std::nullopt);
+      if (st != nullptr && actuated && st->resources.requests) {
+        return to_sum(*st->resources.requests);
+      }
+      if (st != nullptr && st->resources.allocated) {
+        return to_sum(*st->resources.allocated);
+      }
+      return infeasible ? std::nullopt : std::optional(to_sum(c.requests));
+    });
+  };
+  const ResourceStatus& level = pod.pod_status_resources;
+  const bool level_status = rules.pod_level_status && level.allocated && level.requests;
+  const Sum allocated = level_status ? to_sum(*level.allocated) : from_status(false);
+  const Sum actuated = level_status ? to_sum(*level.requests) : from_status(true);
+  return infeasible ? max_of({&actuated, &allocated}) : max_of({&spec, &actuated, &allocated});
+}
+
+// The pod-level requests in force: the spec, or with pod-level resize status read, the max of
+// spec (unless infeasible) and the two status maps.
+Sum pod_level_sum(const Pod& pod, const RequestRules& rules) {
+  const Sum spec = to_sum(pod.pod_level_requests);
+  const ResourceStatus& level = pod.pod_status_resources;
+  if (rules.status == StatusRequests::ignored || !rules.pod_level_status || !level.has_resources) {
+    return spec;
+  }
+  const Sum actual = opt_sum(level.requests);
+  const Sum allocated = opt_sum(level.allocated);
+  const Sum none;
+  return max_of({pod.resize_infeasible ? &none : &spec, &actual, &allocated});
+}
+
+Sum pod_request_sum(const Pod& pod, const RequestRules& rules) {
+  Sum reqs = rules.status == StatusRequests::container_max ? container_max_sum(pod)
+             : rules.status == StatusRequests::max_of_sums ? max_of_sums(pod, rules)
+                                                           : aggregate_containers(pod);
+  if (rules.pod_level) {
+    apply_pod_level(reqs, pod, pod_level_sum(pod, rules));
   }
   add_into(reqs, pod.overhead);
   return reqs;
+}
+
+Sum pod_request_sum(const Pod& pod) {
+  return pod_request_sum(pod, RequestRules{});
 }
 
 }  // namespace
 
 Resources pod_requests(const Pod& pod) {
   return set_max_resource(pod_request_sum(pod));
+}
+
+Resources pod_requests(const Pod& pod, const RequestRules& rules) {
+  if (rules.status == StatusRequests::ignored || !has_resize_status(pod)) {
+    return rules.pod_level ? pod_requests(pod) : set_max_resource(pod_request_sum(pod, rules));
+  }
+  return set_max_resource(pod_request_sum(pod, rules));
+}
+
+bool has_resize_status(const Pod& pod) {
+  return pod.pod_status_resources.any() ||
+         std::any_of(pod.container_statuses.begin(), pod.container_statuses.end(),
+                     [](const ContainerStatus& s) { return s.resources.any(); });
 }
 
 std::string pod_requests_limit_error(const Pod& pod) {

@@ -67,6 +67,11 @@ std::string policy_list(std::span<const Entry* const> policies) {
 }  // namespace
 
 bool takes_key(const Entry& entry, std::string_view key) {
+  if (key.starts_with(k_gate_prefix)) {
+    const std::string_view gate = key.substr(k_gate_prefix.size());
+    return std::any_of(entry.gates.begin(), entry.gates.end(),
+                       [&](const GateInfo& g) { return g.name == gate; });
+  }
   const std::string qualified = qualify(key, entry.plugin);
   return std::any_of(entry.arg_keys.begin(), entry.arg_keys.end(),
                      [&](std::string_view pattern) { return matches(pattern, qualified); });
@@ -78,6 +83,7 @@ std::string unknown_key_problem(std::string_view key, std::span<const Entry* con
     return {};
   }
   std::string_view best;
+  std::string best_gate;  // owns `best` when it names a gate
   std::size_t best_distance = std::max<std::size_t>(3, key.size() / 3) + 1;
   for (const Entry* e : policies) {
     const std::string qualified = qualify(key, e->plugin);
@@ -86,6 +92,16 @@ std::string unknown_key_problem(std::string_view key, std::span<const Entry* con
       if (d < best_distance) {
         best_distance = d;
         best = known;
+        best_gate.clear();
+      }
+    }
+    for (const GateInfo& g : e->gates) {
+      std::string gate_key = fmt::format("{}{}", k_gate_prefix, g.name);
+      std::size_t d = edit_distance(key, gate_key);
+      if (d < best_distance) {
+        best_distance = d;
+        best_gate = std::move(gate_key);
+        best = best_gate;
       }
     }
   }
@@ -122,6 +138,75 @@ Args args_for(std::string_view plugin, const model::StringMap& settings) {
     }
   }
   return Args(std::move(unique));
+}
+
+std::string line_list(const Entry& entry) {
+  std::string out;
+  for (const LineInfo& l : entry.lines) {
+    out += (out.empty() ? "" : ", ") + to_string(l.line);
+  }
+  return out;
+}
+
+UpstreamChoice resolve_line(const Entry& entry, std::string_view wanted, std::string* warning) {
+  const std::optional<ReleaseLine> line = parse_release_line(wanted);
+  if (!line) {
+    throw UsageError(
+        fmt::format("--upstream {}={}: \"{}\" is not a release such as {} (major.minor, a patch or "
+                    "pre-release suffix may follow)",
+                    entry.name, wanted, wanted, to_string(entry.newest().line)));
+  }
+  const LineInfo& chosen = entry.nearest(*line);
+  if (chosen.line != *line && warning != nullptr) {
+    *warning = fmt::format(
+        "--upstream {}={}: kpreempt does not model {} {}; using the nearest "
+        "line it models, {} (it models {})",
+        entry.name, wanted, entry.name, to_string(*line), to_string(chosen.line), line_list(entry));
+  }
+  return {&entry, chosen.line};
+}
+
+std::vector<UpstreamChoice> parse_upstream(std::span<const std::string> specs,
+                                           std::vector<std::string>* warnings) {
+  std::vector<UpstreamChoice> out;
+  for (const std::string& spec : specs) {
+    const auto eq = spec.find('=');
+    if (eq == std::string::npos || eq == 0 || eq + 1 == spec.size()) {
+      throw UsageError(fmt::format(
+          "--upstream: expected POLICY=VERSION (e.g. default=v1.37), got \"{}\"", spec));
+    }
+    const std::string name = spec.substr(0, eq);
+    const Entry* entry = find(name);
+    if (entry == nullptr) {
+      std::string_view best;
+      std::size_t best_distance = std::max<std::size_t>(3, name.size() / 3) + 1;
+      for (const Entry& e : all()) {
+        if (std::size_t d = edit_distance(name, e.name); d < best_distance) {
+          best_distance = d;
+          best = e.name;
+        }
+      }
+      throw UsageError(fmt::format("--upstream: unknown policy \"{}\"{}", name,
+                                   best.empty() ? "" : fmt::format("; did you mean {}?", best)));
+    }
+    std::string warning;
+    UpstreamChoice c = resolve_line(*entry, std::string_view(spec).substr(eq + 1), &warning);
+    if (!warning.empty() && warnings != nullptr) {
+      warnings->push_back(std::move(warning));
+    }
+    std::erase_if(out, [&](const UpstreamChoice& o) { return o.entry == entry; });
+    out.push_back(c);
+  }
+  return out;
+}
+
+ReleaseLine line_for(std::span<const UpstreamChoice> choices, const Entry& entry) {
+  for (const UpstreamChoice& c : choices) {
+    if (c.entry == &entry) {
+      return c.line;
+    }
+  }
+  return {};
 }
 
 }  // namespace kpreempt::policy

@@ -9,6 +9,7 @@
 
 #include "policy/common/explain.h"
 #include "policy/common/filters.h"
+#include "policy/common/kube_line.h"
 #include "policy/common/node_pick.h"
 #include "policy/common/pdb.h"
 #include "policy/common/select_victims.h"
@@ -168,10 +169,14 @@ Decision run_default_preemption(const Input& in, const Variant& variant) {
                                  variant.policy_name));
   }
   const WindowArgs args = read_args(in);
-  const common::Filters filters(in.snapshot, in.preemptor);
+  const common::Filters filters(in.snapshot, in.preemptor,
+                                common::request_rules(in, variant.policy_name));
   Decision d;
   d.policy = std::string(variant.policy_name);
   d.warnings = filters.warnings();
+  if (std::string note = common::resized_note(in.snapshot, filters.resized()); !note.empty()) {
+    d.warnings.push_back(std::move(note));
+  }
   std::vector<NodeState> states = filter_all(filters);
 
   const bool fits =

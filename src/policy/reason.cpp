@@ -310,6 +310,12 @@ constexpr CodeInfo k_codes[] = {
      "removed."},
     {Code::preemption_disabled, "preemption-disabled", SubjectKind::scheduler,
      "The pod's scheduler profile disables DefaultPreemption, so nothing is preempted for it."},
+    {Code::resize_effective_requests, "resize-effective-requests", SubjectKind::none,
+     "An in-place resize makes the pod count other requests than its spec names."},
+    {Code::config_rejected, "config-rejected", SubjectKind::none,
+     "The selected release rejects the queue configuration as a whole."},
+    {Code::quota_preemption, "quota-preemption", SubjectKind::none,
+     "Quota preemption would evict it if a lowered max fired; never a victim of this pod."},
 };
 
 constexpr CriterionInfo k_criteria[] = {

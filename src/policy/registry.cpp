@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // The only list of policies: it feeds --policy, --help, `all` and the renderers.
+#include "policy/common/kube_line.h"
+
 #include "kpreempt/policy/capacity.h"
 #include "kpreempt/policy/default.h"
 #include "kpreempt/policy/koordinator.h"
@@ -31,27 +33,47 @@ constexpr std::array<std::string_view, 7> k_koordinator_keys{
     "Coscheduling.enablePreemption"};
 constexpr std::span<const std::string_view> k_no_keys;
 
+// The release lines each policy models, oldest first: the last is the default.
+constexpr std::array k_default_lines{
+    LineInfo{{1, 34}, "kubernetes v1.34 pkg/scheduler/framework/plugins/defaultpreemption"},
+    LineInfo{{1, 35}, "kubernetes v1.35 pkg/scheduler/framework/plugins/defaultpreemption"},
+    LineInfo{{1, 36}, "kubernetes v1.36 pkg/scheduler/framework/plugins/defaultpreemption"},
+    LineInfo{{1, 37}, "kubernetes v1.37 pkg/scheduler/framework/plugins/defaultpreemption"},
+};
+// scheduler-plugins v0.35 vendors Kubernetes v1.35.
+constexpr std::array k_toleration_lines{
+    LineInfo{{0, 35}, "scheduler-plugins v0.35 pkg/preemptiontoleration", {1, 35}}};
+constexpr std::array k_capacity_lines{
+    LineInfo{{0, 35}, "scheduler-plugins v0.35 pkg/capacityscheduling", {1, 35}}};
+constexpr std::array k_koordinator_lines{LineInfo{
+    {1, 8}, "koordinator v1.8.0-61 pkg/scheduler/plugins/elasticquota, coscheduling/core"}};
+constexpr std::array k_kueue_lines{
+    LineInfo{{0, 14}, "kueue v0.14.8 pkg/scheduler/preemption, flavorassigner"}};
+constexpr std::array k_yunikorn_lines{
+    LineInfo{{1, 7}, "yunikorn-core v1.7.0 pkg/scheduler/objects/preemption.go"},
+    LineInfo{{1, 8}, "yunikorn-core v1.8.0 pkg/scheduler/objects/preemption.go"},
+};
+constexpr std::span<const GateInfo> k_no_gates;
+
 constexpr std::array k_policies{
-    Entry{"default", "kube-scheduler DefaultPreemption",
-          "kubernetes v1.34 pkg/scheduler/framework/plugins/defaultpreemption", "DefaultPreemption",
-          decide_default, always, false, k_default_keys, &k_default_class_rules, Scheduler::kube},
-    Entry{"toleration", "scheduler-plugins PreemptionToleration",
-          "scheduler-plugins v0.35 pkg/preemptiontoleration", "PreemptionToleration",
-          decide_toleration, toleration_applies, false, k_toleration_keys,
-          &k_toleration_class_rules, Scheduler::kube},
+    Entry{"default", "kube-scheduler DefaultPreemption", k_default_lines, "DefaultPreemption",
+          decide_default, always, false, k_default_keys, &k_default_class_rules, Scheduler::kube,
+          common::k_kube_gates},
+    Entry{"toleration", "scheduler-plugins PreemptionToleration", k_toleration_lines,
+          "PreemptionToleration", decide_toleration, toleration_applies, false, k_toleration_keys,
+          &k_toleration_class_rules, Scheduler::kube, common::k_kube_gates},
     Entry{"capacity", "scheduler-plugins CapacityScheduling (ElasticQuota min/max)",
-          "scheduler-plugins v0.35 pkg/capacityscheduling", "CapacityScheduling", decide_capacity,
-          capacity_applies, false, k_no_keys, &k_quota_class_rules, Scheduler::kube},
+          k_capacity_lines, "CapacityScheduling", decide_capacity, capacity_applies, false,
+          k_no_keys, &k_quota_class_rules, Scheduler::kube, common::k_kube_gates},
     Entry{"koordinator", "Koordinator ElasticQuota and job-level (gang) preemption",
-          "koordinator v1.8.0-61 pkg/scheduler/plugins/elasticquota, coscheduling/core",
-          "ElasticQuota", decide_koordinator, koordinator_applies, false, k_koordinator_keys,
-          &k_quota_class_rules, Scheduler::koordinator},
+          k_koordinator_lines, "ElasticQuota", decide_koordinator, koordinator_applies, false,
+          k_koordinator_keys, &k_quota_class_rules, Scheduler::koordinator, k_no_gates},
     Entry{"kueue", "Kueue classical workload preemption (ClusterQueue and cohort quota)",
-          "kueue v0.14.8 pkg/scheduler/preemption, flavorassigner", "Kueue", decide_kueue,
-          kueue_applies, true, k_no_keys, &k_quota_class_rules, Scheduler::kueue},
+          k_kueue_lines, "Kueue", decide_kueue, kueue_applies, true, k_no_keys,
+          &k_quota_class_rules, Scheduler::kueue, k_no_gates},
     Entry{"yunikorn", "Apache YuniKorn queue-guarantee preemption (the seven laws)",
-          "yunikorn-core v1.7.0 pkg/scheduler/objects/preemption.go", "YuniKorn", decide_yunikorn,
-          yunikorn_applies, false, k_no_keys, &k_yunikorn_class_rules, Scheduler::yunikorn},
+          k_yunikorn_lines, "YuniKorn", decide_yunikorn, yunikorn_applies, false, k_no_keys,
+          &k_yunikorn_class_rules, Scheduler::yunikorn, k_no_gates},
 };
 
 }  // namespace

@@ -93,7 +93,17 @@ Json result_json(const policy::Decision& d) {
   Json j;
   j["policy"] = d.policy;
   if (const policy::Entry* e = policy::find(d.policy)) {
-    j["upstream"] = e->upstream;
+    const policy::LineInfo& line =
+        e->nearest(policy::parse_release_line(d.line).value_or(policy::ReleaseLine{}));
+    j["upstream"] = line.upstream;
+    j["upstreamLine"] = policy::to_string(line.line);
+  }
+  if (!d.feature_gates.empty()) {
+    Json gates = Json::object();
+    for (const auto& [name, value] : d.feature_gates) {
+      gates[name] = value == "true";
+    }
+    j["featureGates"] = std::move(gates);
   }
   j["outcome"] = policy::to_string(d.outcome);
   if (!d.node.empty()) {

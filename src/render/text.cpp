@@ -161,7 +161,14 @@ void print_pod_verdicts(const policy::Decision& d, std::ostream& out) {
 void print_decision(const policy::Decision& d, bool wide, const Paint& paint, std::ostream& out) {
   std::string upstream;
   if (const policy::Entry* e = policy::find(d.policy)) {
-    upstream = fmt::format(" ({})", e->upstream);
+    const policy::LineInfo& line =
+        e->nearest(policy::parse_release_line(d.line).value_or(policy::ReleaseLine{}));
+    std::vector<std::string> gates;
+    for (const auto& [name, value] : d.feature_gates) {
+      gates.push_back(fmt::format("{}={}", name, value));
+    }
+    upstream = fmt::format(" ({}{}{})", line.upstream, gates.empty() ? "" : "; featureGates ",
+                           fmt::join(gates, ","));
   }
   out << '\n' << paint.bold(d.policy) << upstream << '\n';
   std::string where = d.node.empty() ? "" : " on " + d.node;

@@ -19,8 +19,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr std::array<std::string_view, 9> k_case_keys = {
-    "name", "source", "note", "policy", "preemptor", "now", "args", "expect", "cluster"};
+constexpr std::array<std::string_view, 10> k_case_keys = {"name",      "source",  "note", "policy",
+                                                          "preemptor", "now",     "args", "expect",
+                                                          "cluster",   "upstream"};
 constexpr std::array<std::string_view, 6> k_expect_keys = {"outcome", "node",       "nodeOneOf",
                                                            "victims", "notVictims", "maxVictims"};
 constexpr std::array<std::string_view, 4> k_preemptor_keys = {"kind", "namespace", "name",
@@ -207,6 +208,20 @@ void read_top(YamlReader& r, const YAML::Node& root, Scenario& s) {
     s.now = model::parse_time(text, &why);
     if (!s.now) {
       r.error(root["now"], fmt::format("now: \"{}\" is not an RFC 3339 time: {}", text, why));
+    }
+  }
+  if (root["upstream"]) {
+    s.upstream = r.string(root["upstream"], "upstream");
+    if (const policy::Entry* entry = policy::find(s.policy)) {
+      try {
+        std::string warning;
+        policy::resolve_line(*entry, s.upstream, &warning);
+        if (!warning.empty()) {
+          r.warning(root["upstream"], warning);
+        }
+      } catch (const UsageError& e) {
+        r.error(root["upstream"], fmt::format("upstream: {}", e.what()));
+      }
     }
   }
   if (root["args"]) {

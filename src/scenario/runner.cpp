@@ -141,8 +141,11 @@ Result Runner::run(const Scenario& s, std::vector<Diagnostic>& diags) {
   }
   try {
     policy::Args args = policy::args_for(entry->plugin, s.args);
-    r.decision = policy::decide(
-        *entry, policy::Input{snap, subject.pod, s.now.value_or(m_now), args, subject.workload});
+    const policy::ReleaseLine line = s.upstream.empty()
+                                         ? policy::ReleaseLine{}
+                                         : policy::resolve_line(*entry, s.upstream, nullptr).line;
+    r.decision = policy::run(*entry, policy::Input{snap, subject.pod, s.now.value_or(m_now), args,
+                                                   subject.workload, true, line});
   } catch (const UsageError& e) {
     SourceLoc at = s.args_loc.file.empty() ? SourceLoc{s.case_file, 0, 0} : s.args_loc;
     diags.push_back({Severity::error, at, fmt::format("args: {}", e.what())});

@@ -69,6 +69,10 @@ void YamlReader::error(const YAML::Node& node, std::string message) {
   m_failed = true;
 }
 
+void YamlReader::warning(const YAML::Node& node, std::string message) {
+  m_diags.push_back({Severity::warning, loc(node), std::move(message)});
+}
+
 std::string YamlReader::string(const YAML::Node& node, std::string_view key) {
   if (!node.IsScalar()) {
     error(node, fmt::format("{}: expected a string", key));

@@ -30,6 +30,7 @@ class YamlReader {
 
   SourceLoc loc(const YAML::Node& node) const;
   void error(const YAML::Node& node, std::string message);
+  void warning(const YAML::Node& node, std::string message);
 
   // Values; on a type mismatch an error is recorded and an empty value returned.
   std::string string(const YAML::Node& node, std::string_view key);

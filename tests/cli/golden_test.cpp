@@ -46,7 +46,8 @@ std::string arg_text(const YAML::Node& value) {
   return text;
 }
 
-// The explain arguments a case stands for: its policy, preemptor, clock and --set args.
+// The explain arguments a case stands for: its policy, preemptor, clock, release line and
+// --set args.
 std::vector<std::string> case_args(const fs::path& dir) {
   YAML::Node c = YAML::LoadFile((dir / "case.yaml").string());
   const YAML::Node p = c["preemptor"];
@@ -62,6 +63,10 @@ std::vector<std::string> case_args(const fs::path& dir) {
       p["namespace"].as<std::string>() + "/" + p["name"].as<std::string>(),
       "--now",
       c["now"].as<std::string>()};
+  if (c["upstream"]) {  // the release line the case pins, as the conformance runner passes it
+    args.insert(args.end(), {"--upstream", c["policy"].as<std::string>() + "=" +
+                                               c["upstream"].as<std::string>()});
+  }
   for (const auto& kv : c["args"]) {
     args.insert(args.end(), {"--set", kv.first.as<std::string>() + "=" + arg_text(kv.second)});
   }

@@ -79,6 +79,7 @@ struct WorkloadPriorityClass {
 struct KueueNamespace {
   std::string name;
   StringMap labels;
+  StringMap annotations;  // YuniKorn reads its namespace.* and parentqueue annotations
 };
 
 // Cohort objects (v1alpha1/v1beta1): only noticed, hierarchical cohorts are not modelled.

@@ -91,6 +91,22 @@ struct Container {
   bool restart_always = false;  // init containers only: a sidecar (restartPolicy: Always)
 };
 
+// What the kubelet reports for a resource set of a running pod or container after an in-place
+// resize: the scheduler of v1.33+ reads it instead of the spec.
+struct ResourceStatus {
+  bool has_resources = false;             // status.resources set
+  std::optional<ResourceList> requests;   // status.resources.requests
+  std::optional<ResourceList> allocated;  // status.allocatedResources
+  bool any() const { return has_resources || allocated.has_value(); }
+};
+
+// One entry of status.containerStatuses or status.initContainerStatuses.
+struct ContainerStatus {
+  std::string name;
+  bool init = false;  // from initContainerStatuses
+  ResourceStatus resources;
+};
+
 struct PodCondition {
   std::string type, status, reason;
   std::optional<Instant> last_transition_time;  // null in the API is kept as absent
@@ -139,6 +155,13 @@ struct Pod {
   std::optional<Instant> start_time;
   std::string nominated_node_name;
   std::vector<PodCondition> conditions;  // the first DisruptionTarget and PodScheduled only
+  std::vector<ContainerStatus> container_statuses;  // with resources only, containers first
+  ResourceStatus pod_status_resources;              // pod-level status.resources and allocated
+  // The first PodResizePending condition has reason Infeasible (IsPodResizeInfeasible).
+  bool resize_infeasible = false;
+  // Some PodResizePending condition has reason Infeasible, or the deprecated status.resize
+  // says Infeasible: YuniKorn's shim reads both.
+  bool resize_infeasible_any = false;
   SourceLoc loc;
 
   bool terminating() const { return deletion_timestamp.has_value(); }

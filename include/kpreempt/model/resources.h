@@ -39,6 +39,28 @@ Resources to_resources(const ResourceList& list);
 // the init-container maximum, pod-level requests for cpu/memory, plus overhead. pods = 0.
 Resources pod_requests(const Pod& pod);
 
+// How a release line of the scheduler reads a bound pod's status into its requests
+// (component-helpers PodRequestsOptions).
+enum class StatusRequests {
+  ignored,        // spec only (InPlacePodVerticalScaling off)
+  container_max,  // v1.33-v1.36: per container max(spec, status) before aggregating
+  max_of_sums,    // v1.37: max of the spec, allocated and actuated aggregates
+};
+
+struct RequestRules {
+  StatusRequests status = StatusRequests::ignored;
+  bool pod_level = true;          // PodLevelResources: spec.resources.requests counts
+  bool pod_level_status = false;  // InPlacePodLevelResourcesVerticalScaling
+  friend bool operator==(const RequestRules&, const RequestRules&) = default;
+};
+
+// pod_requests with the pod's resize status read as `rules` say. Equal to pod_requests(pod)
+// for a pod without resize status, and for StatusRequests::ignored.
+Resources pod_requests(const Pod& pod, const RequestRules& rules);
+
+// Whether the pod's status carries resources a RequestRules reading could count.
+bool has_resize_status(const Pod& pod);
+
 // Why pod_requests(pod) cannot be held as upstream holds it (a total beyond int64 in the
 // resource's unit; upstream's sum would wrap), or empty.
 std::string pod_requests_limit_error(const Pod& pod);

@@ -52,7 +52,11 @@ struct YkPartition {
   std::string name;
   std::vector<YkQueueConfig> queues;
   std::vector<YkPlacementRule> placement_rules;
-  bool preemption_enabled = true;  // preemption.enabled, unset = true
+  bool preemption_enabled = true;         // preemption.enabled, unset = true
+  bool quota_preemption_enabled = false;  // preemption.quotapreemptionenabled (v1.8)
+  std::string user_group_resolver;        // usergroupresolver.type (v1.8)
+  // Where the file uses a partition key v1.7 does not know (v1.7 rejects the whole file).
+  std::vector<SourceLoc> newer_keys;
   bool has_limits = false;
   SourceLoc loc;
 };

@@ -31,4 +31,27 @@ std::pair<std::string, std::string> split_setting(const std::string& setting);
 // repeated key winning (as with kubectl).
 Args args_for(std::string_view plugin, const model::StringMap& settings);
 
+// One --upstream POLICY=VERSION (or a scenario's `upstream:`), resolved: the policy and the
+// line it runs at, the nearest it models.
+struct UpstreamChoice {
+  const Entry* entry = nullptr;
+  ReleaseLine line;
+};
+
+// Parses --upstream values. Throws UsageError for a malformed one or an unknown policy (with
+// the closest name); appends a warning for a version whose line the policy does not model,
+// naming both lines. A later value for the same policy wins.
+std::vector<UpstreamChoice> parse_upstream(std::span<const std::string> specs,
+                                           std::vector<std::string>* warnings);
+
+// The line `entry` resolves to for a request of `wanted` ("v1.35.2"); the warning for one it
+// does not model, else empty. Throws UsageError when `wanted` is not a version.
+UpstreamChoice resolve_line(const Entry& entry, std::string_view wanted, std::string* warning);
+
+// The line `entry` runs at under `choices`: the one chosen for it, else unset (its newest).
+ReleaseLine line_for(std::span<const UpstreamChoice> choices, const Entry& entry);
+
+// "v1.34, v1.35, v1.36, v1.37": the lines `entry` models.
+std::string line_list(const Entry& entry);
+
 }  // namespace kpreempt::policy

@@ -8,6 +8,7 @@
 #include "kpreempt/model/time.h"
 #include "kpreempt/policy/classes.h"
 #include "kpreempt/policy/reason.h"
+#include "kpreempt/policy/upstream.h"
 
 #include <nlohmann/json.hpp>
 
@@ -51,6 +52,8 @@ struct Input {
   // False when the caller drops Decision::nodes[].pods (a batch over every pending pod of a
   // big cluster): a policy may then leave them out and save building one verdict per pod.
   bool pod_verdicts = true;
+  // The upstream release line to mirror, one of Entry::lines; unset = the newest.
+  ReleaseLine line{};
 };
 
 // One judgement about one pod on a node: why it is or is not a victim.
@@ -112,6 +115,10 @@ struct Decision {
   // Policy-specific structured data for JSON/YAML, printed under "details" (flavor assignment,
   // quota usage before/after, queue tree), keys in the order they print. Null: none.
   nlohmann::ordered_json details;
+  // The release line it mirrored ("v1.37") and the feature gates set away from that line's
+  // defaults (name -> "true"/"false"), filled in by run().
+  std::string line;
+  model::StringMap feature_gates;
 };
 
 // The scheduler a policy runs in, which decides the pods it ever sees (spec.schedulerName).
@@ -125,8 +132,9 @@ enum class Scheduler : std::uint8_t {
 struct Entry {
   std::string_view name;
   std::string_view summary;
-  std::string_view upstream;  // what it mirrors: "kube-scheduler v1.34 DefaultPreemption"
-  std::string_view plugin;    // owner of unqualified --set keys: "DefaultPreemption"
+  // The release lines it models, oldest first; the last one is the default.
+  std::span<const LineInfo> lines;
+  std::string_view plugin;  // owner of unqualified --set keys: "DefaultPreemption"
   Decision (*decide)(const Input&);
   // Whether `--policy all` runs it for this pod preemptor and dump.
   bool (*applies)(const model::Snapshot&, model::PodId preemptor);
@@ -136,11 +144,19 @@ struct Entry {
   std::span<const std::string_view> arg_keys;
   // What it says from PriorityClasses alone (`matrix`, `explain --victim`).
   const ClassRules* classes;
+  // The scheduler whose pods it answers for (spec.schedulerName, scheduling gates).
   Scheduler scheduler = Scheduler::kube;
+  // The feature gates it reads (--set featureGates.NAME=true|false).
+  std::span<const GateInfo> gates;
+
+  const LineInfo& newest() const { return lines.back(); }
+  // The line of `lines` a request resolves to: exact, else the nearest (ties to the newer).
+  const LineInfo& nearest(ReleaseLine wanted) const;
 };
 
-// Runs the policy. A pod its scheduler never takes (another spec.schedulerName, or one still
-// held by scheduling gates) gets a decision saying so instead of a victim list.
+// Entry::decide behind the scheduler's own checks: a pod its scheduler never takes (another
+// spec.schedulerName, or one still held by scheduling gates) gets a decision saying so instead
+// of a victim list. run() below adds the release line; callers use run().
 Decision decide(const Entry& e, const Input& in);
 // Whether `--policy all` runs the policy for the pod: its scheduler takes the pod and
 // Entry::applies holds.
@@ -149,5 +165,9 @@ bool applies(const Entry& e, const model::Snapshot& snap, model::PodId preemptor
 // Every policy, in the order --policy all runs and prints them.
 std::span<const Entry> all();
 const Entry* find(std::string_view name);
+
+// decide(entry, input) on the release line the input asks for (the nearest one modelled), with
+// Decision::line and Decision::feature_gates filled in: the one way to run a policy.
+Decision run(const Entry& entry, const Input& input);
 
 }  // namespace kpreempt::policy

@@ -165,6 +165,9 @@ enum class Code : std::uint8_t {
   not_handled,
   gated,
   preemption_disabled,
+  resize_effective_requests,
+  config_rejected,
+  quota_preemption,
 };
 
 // What a code is about; printed after the code's name and a colon.

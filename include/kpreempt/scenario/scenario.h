@@ -43,6 +43,7 @@ struct Scenario {
   std::optional<model::Instant> now;  // absent: the caller's clock
   model::StringMap args;              // as written; bare keys are qualified by the runner
   SourceLoc args_loc;
+  std::string upstream;  // the release line to mirror ("v1.35"); empty: the policy's newest
   Expect expect;
   std::string source, note;
 };

@@ -8,6 +8,7 @@
 // pickOneNodeForPreemption).
 #include "policy/capacity/internal.h"
 #include "policy/common/explain.h"
+#include "policy/common/kube_line.h"
 #include "policy/common/node_pick.h"
 
 #include "kpreempt/diag.h"
@@ -159,7 +160,7 @@ Decision decide_capacity(const Input& in) {
   if (in.preemptor == model::k_none) {
     throw UsageError("policy capacity explains a pending Pod (--pod), not a Workload");
   }
-  const common::Filters filters(in.snapshot, in.preemptor);
+  const common::Filters filters(in.snapshot, in.preemptor, common::request_rules(in, "capacity"));
   const QuotaState quotas(in.snapshot);
   const PreFilter pre = capacity::run_prefilter(quotas, in.snapshot, in.preemptor);
   Decision d;

@@ -60,11 +60,26 @@ std::vector<model::PodId> present_pods(const model::Snapshot& snap, const NodeVi
   return out;
 }
 
-Filters::Filters(const model::Snapshot& snap, model::PodId preemptor)
+Filters::Filters(const model::Snapshot& snap, model::PodId preemptor,
+                 const model::RequestRules& rules)
     : m_snap(snap),
       m_preemptor(preemptor),
       m_pod(snap.pods()[preemptor]),
-      m_priority(snap.facts(preemptor).priority) {
+      m_priority(snap.facts(preemptor).priority),
+      m_node_resized(snap.nodes().size(), false) {
+  if (!(rules == model::RequestRules{})) {
+    for (model::PodId p = 0; p < snap.pods().size(); ++p) {
+      const model::PodFacts& facts = snap.facts(p);
+      if (facts.node == model::k_none) {
+        continue;
+      }
+      model::Resources r = model::pod_requests(snap.pods()[p], rules);
+      if (!(r == facts.requests)) {
+        m_resized.emplace_back(p, std::move(r));
+        m_node_resized[facts.node] = true;
+      }
+    }
+  }
   m_ports = host_ports(m_pod);
   m_node_level.reserve(snap.nodes().size());
   for (const model::Node& n : snap.nodes()) {
@@ -76,6 +91,12 @@ Filters::Filters(const model::Snapshot& snap, model::PodId preemptor)
 }
 
 Filters::~Filters() = default;
+
+const model::Resources& Filters::requests(model::PodId pod) const {
+  const auto it = std::lower_bound(m_resized.begin(), m_resized.end(), pod,
+                                   [](const auto& e, model::PodId p) { return e.first < p; });
+  return it != m_resized.end() && it->first == pod ? it->second : m_snap.facts(pod).requests;
+}
 
 // NodeAffinity PreFilter: when every required term names nodes with `metadata.name In`, only
 // the union of those names is filtered at all.

@@ -44,7 +44,10 @@ class InterPodAffinity;
 // the plugins on a NodeView in the default profile's order and stops at the first failure.
 class Filters {
  public:
-  Filters(const model::Snapshot& snap, model::PodId preemptor);
+  // `rules`: how bound pods' resize status enters NodeResourcesFit (the default reads spec
+  // requests only, for schedulers that do not run the Kubernetes line's PodRequests).
+  Filters(const model::Snapshot& snap, model::PodId preemptor,
+          const model::RequestRules& rules = model::RequestRules{});
   ~Filters();
   Filters(const Filters&) = delete;
   Filters& operator=(const Filters&) = delete;
@@ -66,6 +69,13 @@ class Filters {
   std::int32_t priority() const { return m_priority; }
   // Things about the input the user should know ("namespaceSelector treated as ...").
   const std::vector<std::string>& warnings() const { return m_warnings; }
+  // A pod's requests as NodeResourcesFit counts them: the resize-aware ones for a bound pod
+  // whose status changes them, else the snapshot's.
+  const model::Resources& requests(model::PodId pod) const;
+  // Bound pods whose requests differ from their spec under the rules, in id order.
+  const std::vector<std::pair<model::PodId, model::Resources>>& resized() const {
+    return m_resized;
+  }
 
  private:
   FilterStatus node_unschedulable(const model::Node& node) const;
@@ -91,6 +101,8 @@ class Filters {
   std::unique_ptr<TopologySpread> m_spread;
   std::unique_ptr<InterPodAffinity> m_affinity;
   std::vector<std::string> m_warnings;
+  std::vector<std::pair<model::PodId, model::Resources>> m_resized;  // sorted by pod id
+  std::vector<bool> m_node_resized;  // by node id: a pod of it is in m_resized
 };
 
 // Pods of `view`'s node that are present in the simulation, bound pods first (input order).

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // NodeResourcesFit's Filter on a simulated node. Mirrors kubernetes/kubernetes
-// pkg/scheduler/framework/plugins/noderesources/fit.go fitsRequest, release v1.34 (including
+// pkg/scheduler/framework/plugins/noderesources/fit.go fitsRequest, releases v1.34-v1.37 (including
 // PR #131345: a request above the node's allocatable is UnschedulableAndUnresolvable).
 #include "policy/common/filters.h"
 
@@ -51,17 +51,18 @@ FilterStatus Filters::resources_fit(const NodeView& view) const {
   const model::NodeFacts& node = m_snap.node_facts(view.node);
   const model::Resources& alloc = node.allocatable;
   const model::Resources& want = m_snap.facts(m_preemptor).requests;
-  const bool exact = node.requested_exact;
+  // A node with a resized pod sums its pods again: node.requested holds spec requests.
+  const bool exact = node.requested_exact && !m_node_resized[view.node];
   const std::vector<model::PodId> pods =
       exact ? taken_off(m_snap, view) : present_pods(m_snap, NodeView{view.node, view.removed, {}});
   auto used = [&](auto amount) {
     std::int64_t v = exact ? amount(node.requested) : 0;
     for (model::PodId p : pods) {
-      const std::int64_t a = amount(m_snap.facts(p).requests);
+      const std::int64_t a = amount(requests(p));
       v = exact ? v - a : model::saturating_add(v, a);
     }
     for (model::PodId p : view.added) {
-      v = model::saturating_add(v, amount(m_snap.facts(p).requests));
+      v = model::saturating_add(v, amount(requests(p)));
     }
     return v;
   };

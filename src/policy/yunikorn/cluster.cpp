@@ -32,29 +32,67 @@ void max_into(Res& a, const Res& b) {
   }
 }
 
-// GetPodResource: containers (plus sidecars), the init-container maximum against that sum,
-// pod-level cpu/memory requests, overhead, and one "pods".
-Res pod_resource(const model::Pod& pod) {
-  Res sum;
-  for (const model::Container& c : pod.containers) {
-    add_to(sum, to_res(c.requests));
-  }
-  Res sidecars;
-  Res init_max;
-  for (const model::Container& c : pod.init_containers) {
-    Res r = to_res(c.requests);
-    if (c.restart_always) {
-      add_to(sidecars, r);
-      add_to(sum, r);
-    } else {
-      max_into(init_max, add(r, sidecars));
+// The status the shim pairs with a container: by name, an init container status winning a
+// name clash (GetPodResource builds one map, containers first).
+const model::ContainerStatus* status_named(const model::Pod& pod, const std::string& name) {
+  const model::ContainerStatus* found = nullptr;
+  for (const model::ContainerStatus& st : pod.container_statuses) {
+    if (st.name == name && (found == nullptr || st.init)) {
+      found = &st;
     }
   }
-  max_into(sum, init_max);
+  return found;
+}
+
+// computeContainerResource: spec requests raised to the allocated and actual ones; an
+// infeasible resize counts the actual requests alone.
+Res container_resource(const model::Pod& pod, const model::Container& c) {
+  Res r = to_res(c.requests);
+  const model::ContainerStatus* st = status_named(pod, c.name);
+  if (st == nullptr) {
+    return r;
+  }
+  const model::ResourceStatus& rs = st->resources;
+  if (pod.resize_infeasible_any && rs.has_resources) {
+    return rs.requests ? to_res(*rs.requests) : Res{};
+  }
+  if (rs.allocated) {
+    max_into(r, to_res(*rs.allocated));
+  }
+  if (rs.has_resources && rs.requests) {
+    max_into(r, to_res(*rs.requests));
+  }
+  return r;
+}
+
+// GetPodResource (k8shim pkg/common/resource.go, spec V.5): containers plus sidecars, then each
+// init container with the sidecars so far (a sidecar counts twice in its own step, as
+// checkInitContainerRequest does), pod-level requests, overhead and one "pods".
+// `hugepages_pod_level`: the linked component-helpers know hugepages-* at pod level (v1.8).
+Res pod_resource(const model::Pod& pod, bool hugepages_pod_level) {
+  Res sum;
+  for (const model::Container& c : pod.containers) {
+    add_to(sum, container_resource(pod, c));
+  }
+  for (const model::Container& c : pod.init_containers) {
+    if (c.restart_always) {
+      add_to(sum, container_resource(pod, c));
+    }
+  }
+  Res sidecars;
+  for (const model::Container& c : pod.init_containers) {
+    Res ic = container_resource(pod, c);
+    if (c.restart_always) {
+      add_to(sidecars, ic);
+    }
+    add_to(ic, sidecars);
+    max_into(sum, ic);
+  }
   Res level = to_res(pod.pod_level_requests);
-  for (const char* key : {"vcore", "memory"}) {
-    if (has(level, key)) {
-      set(sum, key, get(level, key));
+  for (const auto& [key, v] : level) {
+    if (key == "vcore" || key == "memory" ||
+        (hugepages_pod_level && key.starts_with("hugepages-"))) {
+      set(sum, key, v);
     }
   }
   add_to(sum, to_res(pod.overhead));
@@ -92,11 +130,11 @@ std::string required_node(const model::Pod& pod) {
   return node;
 }
 
-void fill_pod(const model::Snapshot& snap, model::PodId id, YkPod& p) {
+void fill_pod(const model::Snapshot& snap, model::PodId id, YkPod& p, bool hugepages) {
   const model::Pod& pod = snap.pods()[id];
   p.yk = model::yk_pod(pod);
   p.bound = !pod.node_name.empty() && !pod.terminal() && snap.facts(id).node != model::k_none;
-  p.res = pod_resource(pod);
+  p.res = pod_resource(pod, hugepages);
   p.create = pod.creation_timestamp ? pod.creation_timestamp->seconds : 0;
   p.priority = pod.priority.value_or(0);
   p.allow_preempt_self = allow_preempt_self(snap, pod);
@@ -143,12 +181,20 @@ bool Cluster::on_path(std::uint32_t ancestor, std::uint32_t q) const {
   return false;
 }
 
-Cluster build_cluster(const model::Snapshot& snap, model::PodId preemptor) {
+Cluster::Rules rules_for(ReleaseLine line) {
+  if (line.unset() || line >= ReleaseLine{1, 8}) {
+    return {};
+  }
+  return {.resource_wise = false, .pod_level_hugepages = false, .newer_config_keys = false};
+}
+
+Cluster build_cluster(const model::Snapshot& snap, model::PodId preemptor, ReleaseLine line) {
   Cluster c(snap);
+  c.rules = rules_for(line);
   load_queues(c);
   c.pods.resize(snap.pods().size());
   for (model::PodId id = 0; id < snap.pods().size(); ++id) {
-    fill_pod(snap, id, c.pods[id]);
+    fill_pod(snap, id, c.pods[id], c.rules.pod_level_hugepages);
   }
   if (preemptor != model::k_none && !c.pods[preemptor].yk) {
     // Asked about explicitly: the admission controller would have set schedulerName.

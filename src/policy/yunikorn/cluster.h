@@ -7,6 +7,7 @@
 
 #include "kpreempt/model/snapshot.h"
 #include "kpreempt/model/yunikorn.h"
+#include "kpreempt/policy/upstream.h"
 
 #include <cstdint>
 #include <optional>
@@ -47,6 +48,13 @@ struct Cluster {
   const model::Snapshot& snap;
   bool has_config = false;
   bool preemption_enabled = true;
+  struct Rules {
+    // YUNIKORN-3113 (v1.8): queue tests look only at the ask's resources, and a victim must
+    // fit the ask queue's remaining guarantee.
+    bool resource_wise = true;
+    bool pod_level_hugepages = true;  // component-helpers v0.34 (v1.8) vs v0.32 (v1.7)
+    bool newer_config_keys = true;    // quotapreemptionenabled, usergroupresolver (v1.8)
+  } rules;
   std::vector<QueueInfo> queues;         // index 0 is root
   ORes root_max;                         // sum of node allocatable
   std::vector<YkPod> pods;               // by PodId
@@ -59,7 +67,11 @@ struct Cluster {
 
 // Builds the view. `preemptor` is placed like a new application's pod; when no rule accepts it
 // its YkPod::queue stays k_no_queue.
-Cluster build_cluster(const model::Snapshot& snap, model::PodId preemptor);
+// The one table of what differs between the YuniKorn lines kpreempt models.
+Cluster::Rules rules_for(ReleaseLine line);
+
+// `line` selects the release line's rules (v1.7 or v1.8).
+Cluster build_cluster(const model::Snapshot& snap, model::PodId preemptor, ReleaseLine line);
 
 // Queue property readers (queue.go): effective values with upstream's fallbacks.
 enum class PreemptionPolicy { normal, fence, disabled };

@@ -131,7 +131,7 @@ Decision decide_yunikorn(const Input& in) {
     d.summary = "YuniKorn explains pods, not Kueue Workloads";
     return d;
   }
-  const Cluster c = build_cluster(in.snapshot, in.preemptor);
+  const Cluster c = build_cluster(in.snapshot, in.preemptor, in.line);
   const Trace t = run_preemption(c, in.preemptor, in.now);
   d.outcome = t.outcome;
   if (t.chosen != model::k_none && t.outcome != Outcome::unschedulable) {

@@ -15,8 +15,37 @@ bool contains(const std::vector<model::PodId>& v, model::PodId id) {
   return std::find(v.begin(), v.end(), id) != v.end();
 }
 
+// Step D of v1.8: the victim test on the ask's keys, each victim must fit the ask queue's
+// remaining guarantee; none needed is success.
+bool additional_victims_v18(const Cluster& c, const Res& ask, QueueSnapshots& s,
+                            const std::vector<model::PodId>& rest, Trace& t) {
+  for (model::PodId v : rest) {
+    const YkPod& p = c.pods[v];
+    const bool over = queue_over(c, s, p.queue, ask);
+    s.remove(p.queue, p.res);
+    if (!over) {
+      s.add(p.queue, p.res);
+      continue;
+    }
+    const ORes before = s.remaining(t.ask_queue);
+    if (!fits_actual(before, p.res)) {
+      s.add(p.queue, p.res);
+      break;
+    }
+    s.add(t.ask_queue, p.res);
+    const ORes after = s.remaining(t.ask_queue);
+    if (equal_maps(before, after) || (zero_valued(before) && zero_valued(after))) {
+      s.remove(t.ask_queue, p.res);
+      s.add(p.queue, p.res);
+      continue;
+    }
+    t.additional.push_back(v);
+  }
+  return t.additional.empty() || ask_under(ask, s.remaining(t.ask_queue));
+}
+
 // Step D: queue-side victims beyond the node's, until the ask queue is within its guarantee.
-bool additional_victims(const Cluster& c, Trace& t) {
+bool additional_victims(const Cluster& c, const Res& ask, Trace& t) {
   QueueSnapshots s(c, t.ask_queue);
   for (model::PodId v : t.node_victims) {
     s.remove(c.pods[v].queue, c.pods[v].res);
@@ -33,6 +62,9 @@ bool additional_victims(const Cluster& c, Trace& t) {
     }
     return c.pods[a].create > c.pods[b].create;
   });
+  if (c.rules.resource_wise) {
+    return additional_victims_v18(c, ask, s, rest, t);
+  }
   for (model::PodId v : rest) {
     const YkPod& p = c.pods[v];
     const bool over = s.over(p.queue);
@@ -116,7 +148,7 @@ void fail_with(Trace& t, Code reason, std::string detail) {
 }
 
 void finish(const Cluster& c, model::PodId ask, Trace& t) {
-  if (!additional_victims(c, t)) {
+  if (!additional_victims(c, c.pods[ask].res, t)) {
     fail_with(t, Code::guarantee_not_reachable,
               "the ask's queue cannot be brought within its guarantee");
     return;

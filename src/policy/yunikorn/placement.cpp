@@ -6,6 +6,9 @@
 #include "policy/yunikorn/placement.h"
 
 #include "kpreempt/model/go_parse.h"
+#include "kpreempt/policy/reason.h"
+
+#include <fmt/format.h>
 
 #include <algorithm>
 #include <cctype>
@@ -142,6 +145,14 @@ std::uint32_t try_rule(Cluster& c, const model::YkPlacementRule& r, const model:
 void load_queues(Cluster& c) {
   const model::YkPartition& p = partition_of(c, true);
   c.preemption_enabled = p.preemption_enabled;
+  if (!c.rules.newer_config_keys && !p.newer_keys.empty()) {
+    const SourceLoc& at = p.newer_keys.front();
+    c.warnings.push_back(fmt::format(
+        "{}: yunikorn v1.7 rejects this queues.yaml as a whole (a v1.8 key at {}:{}); the "
+        "scheduler keeps its previous configuration, which the dump does not show: evaluated "
+        "with the file as v1.8 reads it",
+        policy::name(policy::Code::config_rejected), at.file, at.line));
+  }
   for (model::YkQueue& q : model::build_yk_queues(p)) {
     c.queues.push_back(QueueInfo{.q = std::move(q), .allocated = {}, .preempting = {}});
   }

@@ -212,4 +212,29 @@ std::string to_string(const ORes& r) {
   return out;
 }
 
+bool fits_actual(const ORes& a, const Res& x) {
+  if (!a) {
+    return false;
+  }
+  return std::all_of(x.begin(), x.end(), [&](const auto& e) {
+    return !has(*a, e.first) || e.second <= get(*a, e.first);
+  });
+}
+
+bool ask_under(const Res& ask, const ORes& r) {
+  if (!r) {
+    return false;
+  }
+  return std::all_of(ask.begin(), ask.end(),
+                     [&](const auto& e) { return !has(*r, e.first) || get(*r, e.first) >= 0; });
+}
+
+bool victim_over(const Res& ask, const ORes& r) {
+  if (!r) {
+    return true;
+  }
+  return std::any_of(ask.begin(), ask.end(),
+                     [&](const auto& e) { return has(*r, e.first) && get(*r, e.first) < 0; });
+}
+
 }  // namespace kpreempt::policy::yunikorn

@@ -36,6 +36,11 @@ bool not_covered(const Res& ask, const Res& total);  // StrictlyGreaterThanOnlyE
 Res shortfall(const Res& ask, const Res& avail);     // SubEliminateNegative
 bool common_key(const Res& a, const Res& b);         // a key > 0 in both... any shared key
 
+// v1.8 resource-wise checks (YUNIKORN-3113).
+bool fits_actual(const ORes& a, const Res& x);    // FitInActual: a defined, shared keys x <= a
+bool ask_under(const Res& ask, const ORes& r);    // r defined, ask keys in r all >= 0
+bool victim_over(const Res& ask, const ORes& r);  // r none, or an ask key in r < 0
+
 // "vcore 2000m, memory 1Gi, pods 1" style for people.
 std::string to_string(const ORes& r);
 

@@ -17,17 +17,31 @@ void note(Trace& t, model::PodId id, Code code, std::string detail = {}) {
 
 // Step A: can removing every candidate bring the ask queue (with the ask added) within its
 // guarantee?
+// v1.8 passes at once when the ask fits the remaining guarantee, and then tests only the
+// ask's keys.
 bool guarantees_reachable(const Cluster& c, model::PodId ask, const Trace& t) {
   QueueSnapshots s(c, t.ask_queue);
-  s.add(t.ask_queue, c.pods[ask].res);
+  const Res& res = c.pods[ask].res;
+  if (c.rules.resource_wise && fits_actual(s.remaining(t.ask_queue), res)) {
+    return true;
+  }
+  s.add(t.ask_queue, res);
   for (model::PodId v : t.candidates) {
     s.remove(c.pods[v].queue, c.pods[v].res);
-    if (s.within(t.ask_queue)) {
+    if (c.rules.resource_wise ? ask_under(res, s.remaining(t.ask_queue)) : s.within(t.ask_queue)) {
       return true;
     }
   }
   return false;
 }
+
+}  // namespace
+
+bool queue_over(const Cluster& c, const QueueSnapshots& s, std::uint32_t q, const Res& ask) {
+  return c.rules.resource_wise ? victim_over(ask, s.remaining(q)) : s.over(q);
+}
+
+namespace {
 
 // sortVictimsForPreemption: opted-in first, then non-originators, then newest first.
 void sort_node_candidates(const Cluster& c, std::vector<model::PodId>& v) {
@@ -53,16 +67,22 @@ std::vector<model::PodId> first_pass(const Cluster& c, model::PodId ask, model::
   std::vector<model::PodId> head, tail;
   for (model::PodId v : t.nodes[n].sorted) {
     const YkPod& p = c.pods[v];
-    const bool over = s.over(p.queue);
+    const bool over = queue_over(c, s, p.queue, res);
     s.remove(p.queue, p.res);
     if (!over) {
       s.add(p.queue, p.res);
       note(t, v, Code::would_drop_queue_below_guaranteed, "its queue is not over its guarantee");
       continue;
     }
+    if (c.rules.resource_wise && !fits_actual(s.remaining(t.ask_queue), p.res)) {
+      s.add(p.queue, p.res);
+      note(t, v, Code::ask_queue_would_exceed_guaranteed,
+           "it does not fit the ask queue's remaining guarantee");
+      break;
+    }
     s.add(t.ask_queue, p.res);
     ORes r = s.remaining(t.ask_queue);
-    if (r && neg(r)) {
+    if (!c.rules.resource_wise && r && neg(r)) {
       // Upstream stops scanning this node at the first such pod.
       note(t, v, Code::ask_queue_would_exceed_guaranteed,
            "the ask's queue would exceed its guarantee");
@@ -97,7 +117,7 @@ void victims_by_node(const Cluster& c, model::PodId ask, model::NodeId n, Trace&
   int index = -1;
   for (model::PodId v : order) {
     const YkPod& p = c.pods[v];
-    const bool over = s.over(p.queue);
+    const bool over = queue_over(c, s, p.queue, res);
     s.remove(p.queue, p.res);
     if (!over) {
       s.add(p.queue, p.res);
@@ -211,11 +231,16 @@ bool choose_node(const Cluster& c, const common::Filters& f, Trace& t) {
 void general_preemption(const Cluster& c, const common::Filters& f, model::PodId ask, Trace& t) {
   QueueSnapshots base(c, t.ask_queue);
   find_candidates(c, ask, base, t);
-  if (t.candidates.empty() || !guarantees_reachable(c, ask, t)) {
+  // v1.8's Step A can pass without a candidate (the ask fits the remaining guarantee).
+  if ((t.candidates.empty() && !c.rules.resource_wise) || !guarantees_reachable(c, ask, t)) {
     fail_with(t, Code::does_not_guarantee,
               t.candidates.empty()
                   ? "no pod is a candidate victim"
                   : "removing every candidate would not bring the queue within its guarantee");
+    return;
+  }
+  if (t.candidates.empty()) {
+    fail_with(t, Code::no_victims, "the ask fits its queue's guarantee but no pod is a candidate");
     return;
   }
   for (model::NodeId n = 0; n < t.nodes.size(); ++n) {

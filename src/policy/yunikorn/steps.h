@@ -5,6 +5,7 @@
 
 #include "policy/common/filters.h"
 #include "policy/yunikorn/engine.h"
+#include "policy/yunikorn/guarantee.h"
 
 #include <string>
 
@@ -19,6 +20,9 @@ void required_node_preemption(const Cluster& c, const common::Filters& f, model:
 
 // Internal to the steps: records an unschedulable outcome; runs steps D and E on t.node_victims.
 void fail_with(Trace& t, Code reason, std::string detail);
+// Whether a victim may come from queue q: v1.7 over its guarantee on some key (or none), v1.8
+// over on a key the ask requests (isVictimQueueOverGuaranteed).
+bool queue_over(const Cluster& c, const QueueSnapshots& s, std::uint32_t q, const Res& ask);
 void finish(const Cluster& c, model::PodId ask, Trace& t);
 
 }  // namespace kpreempt::policy::yunikorn
