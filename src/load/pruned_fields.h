@@ -17,6 +17,14 @@ inline constexpr std::array<std::string_view, 11> k_container = {
 // the scheduler reads a bound pod's resize state from them.
 inline constexpr std::array<std::string_view, 4> k_status = {"images", "ephemeralContainerStatuses",
                                                              "volumesInUse", "volumesAttached"};
+// Keys of a container status (containerStatuses, initContainerStatuses): only its name,
+// resources and allocatedResources are read, for in-place resize.
+inline constexpr std::array<std::string_view, 12> k_container_status = {
+    "containerID", "image",        "imageID",      "lastState",
+    "state",       "volumeMounts", "user",         "allocatedResourcesStatus",
+    "ready",       "started",      "restartCount", "stopSignal"};
+inline constexpr std::array<std::string_view, 2> k_container_status_lists = {
+    "containerStatuses", "initContainerStatuses"};
 // The keys whose list items are containers.
 inline constexpr std::array<std::string_view, 3> k_container_lists = {
     "containers", "initContainers", "ephemeralContainers"};

@@ -79,6 +79,18 @@ class PrunedFieldsBlanker {
     return line.substr(indent, line.size() - indent - 1);
   }
 
+  // "key" when the line is `key:` or `key: value` at `indent` spaces, not a list entry.
+  static std::string_view any_key(std::string_view line, std::size_t indent) {
+    if (line.size() <= indent || line[indent] == '-') {
+      return {};
+    }
+    const std::size_t colon = line.find(':', indent);
+    if (colon == std::string_view::npos || (colon + 1 < line.size() && line[colon + 1] != ' ')) {
+      return {};
+    }
+    return line.substr(indent, colon - indent);
+  }
+
   // Whether the value of the `key:` line at `indent` spaces is pruned, in the section (item
   // key at 2 spaces) and field (section key at 4 spaces) the line belongs to.
   bool pruned_yaml(std::string_view key, std::size_t indent) const {
@@ -87,9 +99,15 @@ class PrunedFieldsBlanker {
              (m_section == "spec" && key == "volumes") ||
              (m_section == "status" && pruned::in(key, pruned::k_status));
     }
-    // The keys of a container after its first (that one shares the `- ` line).
-    return indent == 6 && m_section == "spec" && pruned::in(m_field, pruned::k_container_lists) &&
-           pruned::in(key, pruned::k_container);
+    // The keys of a container or container status after its first (that one shares the `- `
+    // line).
+    if (indent != 6) {
+      return false;
+    }
+    return (m_section == "spec" && pruned::in(m_field, pruned::k_container_lists) &&
+            pruned::in(key, pruned::k_container)) ||
+           (m_section == "status" && pruned::in(m_field, pruned::k_container_status_lists) &&
+            pruned::in(key, pruned::k_container_status));
   }
 
   bool decide_yaml(std::string_view line) {
@@ -113,6 +131,14 @@ class PrunedFieldsBlanker {
       m_field = {};
     } else if (indent == 4 && !line.substr(4).starts_with("- ")) {
       m_field = block_key(line, 4);
+    }
+    if (indent == 6 && m_section == "status" &&
+        pruned::in(m_field, pruned::k_container_status_lists) &&
+        pruned::in(any_key(line, 6), pruned::k_container_status)) {
+      // Most of a container status is one-line scalars (image, imageID, containerID...): the
+      // key goes with its value, and so do continuation lines.
+      m_skip_indent = 6;
+      return true;
     }
     if (indent == 4 || indent == 6) {
       const std::string_view key = block_key(line, indent);

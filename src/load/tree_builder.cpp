@@ -30,7 +30,10 @@ constexpr std::uint64_t k_max_objects = 5'000'000;
 
 bool TreeBuilder::pruned(const Context& ctx, std::string_view key) {
   if (ctx.list_item) {
-    return pruned::in(ctx.key, pruned::k_container_lists) && pruned::in(key, pruned::k_container);
+    return (pruned::in(ctx.key, pruned::k_container_lists) &&
+            pruned::in(key, pruned::k_container)) ||
+           (pruned::in(ctx.key, pruned::k_container_status_lists) &&
+            pruned::in(key, pruned::k_container_status));
   }
   if (ctx.key == "spec") {
     return key == "volumes";  // also in pod templates

@@ -277,6 +277,47 @@ TEST_CASE("the values of pruned fields are blanked where kubectl puts them", "[l
   }
 }
 
+TEST_CASE("a container status keeps only its name and resources", "[load][parallel]") {
+  // The scheduler reads a bound pod's resize state from its resources; the rest of a status
+  // (images, ids, states, mounts) is blanked, key lines and continuations included.
+  const std::string yaml =
+      "- apiVersion: v1\n"
+      "  kind: Pod\n"
+      "  status:\n"
+      "    containerStatuses:\n"
+      "    - containerID: containerd://abc\n"  // shares the entry's line: kept
+      "      image: app:v1\n"
+      "      lastState: {}\n"
+      "      name: app\n"
+      "      resources:\n"
+      "        requests:\n"
+      "          cpu: 500m\n"
+      "      state:\n"
+      "        running:\n"
+      "          startedAt: \"2025-10-18T14:43:12Z\"\n"
+      "      volumeMounts:\n"
+      "      - mountPath: /tmp\n"
+      "        name: tmp\n"
+      "    phase: Running\n";
+  const std::string blanked =
+      "- apiVersion: v1\n"
+      "  kind: Pod\n"
+      "  status:\n"
+      "    containerStatuses:\n"
+      "    - containerID: containerd://abc\n"
+      "\n\n"
+      "      name: app\n"
+      "      resources:\n"
+      "        requests:\n"
+      "          cpu: 500m\n"
+      "\n\n\n\n\n\n"
+      "    phase: Running\n";
+  for (int chunk : {1, 3, 100}) {
+    CAPTURE(chunk);
+    CHECK(blank(yaml, load::PrunedFieldsBlanker::Format::yaml, chunk) == blanked);
+  }
+}
+
 TEST_CASE("managedFields are blanked line for line, whatever the chunks", "[load][parallel]") {
   const std::string yaml =
       "- apiVersion: v1\n  kind: Pod\n  metadata:\n    managedFields:\n    - apiVersion: v1\n"
