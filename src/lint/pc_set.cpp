@@ -57,13 +57,14 @@ void equal_values(const Context& c, Report& r, bool same_policy) {
       // The same class declared twice is not two classes (PC019 compares the declarations).
       return vs[j].obj->name != vs[i].obj->name && (vs[j].policy == vs[i].policy) == same_policy;
     });
-    const std::optional<std::size_t> other_at =
-        twin == same_value.end() ? std::nullopt : std::optional<std::size_t>(*twin);
+    // An index (vs.size() for none) rather than an optional: GCC 12 at -O2 takes the
+    // optional's payload for uninitialized after the push_back below.
+    const std::size_t other_at = twin == same_value.end() ? vs.size() : *twin;
     same_value.push_back(i);
-    if (vs[i].obj->baseline || !other_at) {
+    if (vs[i].obj->baseline || other_at == vs.size()) {
       continue;
     }
-    const PriorityClassView& other = vs[*other_at];
+    const PriorityClassView& other = vs[other_at];
     std::string msg =
         same_policy
             ? fmt::format(
