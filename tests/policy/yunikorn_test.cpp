@@ -3,6 +3,7 @@
 // resource arithmetic quirks, on small dumps written inline.
 #include "kpreempt/policy/yunikorn.h"
 
+#include "policy/yunikorn/cluster.h"
 #include "policy/yunikorn/placement.h"
 #include "policy/yunikorn/resources.h"
 #include "support/reasons.h"
@@ -107,6 +108,73 @@ std::string full_node(const std::string& queues, const std::string& victim_queue
          pod({"o-1", other_queue, "app-o", "2026-01-01T00:02:00Z", "n1", 0, ""}) +
          pod({"o-2", other_queue, "app-o", "2026-01-01T00:03:00Z", "n1", 0, ""}) +
          pod({"ask", ask_queue, "app-a", "2026-01-01T00:05:00Z", "", 0, ""});
+}
+
+// A tag rule whose parent rule reads the namespace's parentqueue annotation, on a queue file
+// with a configured parent `tenants` and a leaf `batch`.
+std::string parentqueue_dump(const std::string& ns_annotations) {
+  return "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: yunikorn-configs\n  namespace: "
+         "yunikorn\ndata:\n  queues.yaml: |\n    partitions:\n      - name: default\n"
+         "        placementrules:\n          - name: tag\n            value: namespace\n"
+         "            create: true\n            parent:\n              name: tag\n"
+         "              value: namespace.parentqueue\n        queues:\n          - name: root\n"
+         "            queues:\n              - name: tenants\n                parent: true\n"
+         "              - name: batch\n"
+         "---\napiVersion: v1\nkind: Namespace\nmetadata:\n  name: team-x\n  annotations:\n" +
+         ns_annotations +
+         "---\napiVersion: v1\nkind: Pod\nmetadata:\n  name: x1\n  namespace: team-x\n"
+         "  creationTimestamp: '2026-01-01T00:05:00Z'\nspec:\n  schedulerName: yunikorn\n"
+         "  containers:\n  - name: c\n    resources:\n      requests:\n        cpu: '1'\n";
+}
+
+struct Placed {
+  std::string path;
+  std::optional<Res> guaranteed, max;
+};
+
+Placed place_x1(const std::string& ns_annotations) {
+  model::SnapshotBuilder b;
+  std::vector<Diagnostic> diags;
+  load::load_buffer(parentqueue_dump(ns_annotations), "dump.yaml", b, diags);
+  REQUIRE(diags.empty());
+  const model::Snapshot snap = std::move(b).build(diags);
+  const model::PodId x1 = *snap.find_pod("team-x", "x1");
+  const policy::yunikorn::Cluster c =
+      policy::yunikorn::build_cluster(snap, x1, policy::ReleaseLine{1, 8});
+  const std::uint32_t q = c.pods[x1].queue;
+  if (q == policy::yunikorn::k_no_queue) {
+    return {};
+  }
+  return {c.queues[q].q.path, c.queues[q].q.guaranteed, c.queues[q].q.max};
+}
+
+TEST_CASE("the parentqueue annotation places a namespace below a configured parent",
+          "[policy][yunikorn]") {
+  Placed p = place_x1(
+      "    yunikorn.apache.org/parentqueue: root.tenants\n"
+      "    yunikorn.apache.org/namespace.guaranteed: '{\"cpu\": \"2\", \"memory\": \"1Ki\"}'\n"
+      "    yunikorn.apache.org/namespace.quota: '{\"cpu\": \"500m\", \"nvidia.com/gpu\": "
+      "\"0\"}'\n");
+  CHECK(p.path == "root.tenants.team-x");
+  CHECK(p.guaranteed == Res{{"memory", 1024}, {"vcore", 2000}});
+  // a zero entry passes the core's filter while another value is positive
+  CHECK(p.max == Res{{"nvidia.com/gpu", 0}, {"vcore", 500}});
+
+  // a short parent name is qualified with root
+  CHECK(place_x1("    yunikorn.apache.org/parentqueue: tenants\n").path == "root.tenants.team-x");
+  // without the annotation the parent rule does not match and nothing else places the pod
+  CHECK(place_x1("    other: x\n").path.empty());
+  // the parent rule may not create, so a missing parent does not match either
+  CHECK(place_x1("    yunikorn.apache.org/parentqueue: root.nope\n").path.empty());
+  // a leaf as the parent fails placement
+  CHECK(place_x1("    yunikorn.apache.org/parentqueue: root.batch\n").path.empty());
+  // a negative value or bad JSON drops the resource; the deprecated keys need no quota key
+  Placed bad = place_x1(
+      "    yunikorn.apache.org/parentqueue: root.tenants\n"
+      "    yunikorn.apache.org/namespace.guaranteed: '{\"cpu\": \"-1\", \"memory\": \"1\"}'\n"
+      "    yunikorn.apache.org/namespace.max.cpu: '3'\n");
+  CHECK_FALSE(bad.guaranteed.has_value());
+  CHECK(bad.max == Res{{"vcore", 3000}});
 }
 
 }  // namespace

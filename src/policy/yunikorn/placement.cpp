@@ -6,9 +6,12 @@
 #include "policy/yunikorn/placement.h"
 
 #include "kpreempt/model/go_parse.h"
+#include "kpreempt/model/kueue.h"
+#include "kpreempt/model/quantity.h"
 #include "kpreempt/policy/reason.h"
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cctype>
@@ -58,15 +61,17 @@ const model::YkPartition& partition_of(Cluster& c, bool warn) {
   return builtin_partition();
 }
 
-// A dynamic leaf below `parent`: the nearest child template of an ancestor, else defaults
-// (dynamic queues do not inherit their parent's properties).
-std::uint32_t create_leaf(Cluster& c, std::uint32_t parent, const std::string& name) {
+// A dynamic queue below `parent`: a leaf takes the nearest child template of an ancestor, else
+// defaults (dynamic queues do not inherit their parent's properties); a parent made on the way
+// to it takes nothing, the template lookup walks through it.
+std::uint32_t create_queue(Cluster& c, std::uint32_t parent, const std::string& name, bool leaf) {
   model::YkQueue q;
   q.name = name;
   q.path = c.queues[parent].q.path + "." + name;
   q.parent = parent;
+  q.leaf = leaf;
   q.dynamic = true;
-  for (std::uint32_t a = parent; a != k_no_queue; a = c.queues[a].q.parent) {
+  for (std::uint32_t a = parent; leaf && a != k_no_queue; a = c.queues[a].q.parent) {
     if (const auto& t = c.queues[a].q.child_template) {
       q.properties = t->properties;
       q.guaranteed = t->resources.guaranteed;
@@ -80,13 +85,122 @@ std::uint32_t create_leaf(Cluster& c, std::uint32_t parent, const std::string& n
   return index;
 }
 
+std::uint32_t create_leaf(Cluster& c, std::uint32_t parent, const std::string& name) {
+  return create_queue(c, parent, name, true);
+}
+
+// The shim's resource from a JSON annotation (utils.go GetNamespace*FromAnnotation and
+// common.GetResource): cpu becomes vcore in millicores, every other name keeps its whole
+// units. Bad JSON or any bad quantity drops the whole annotation.
+std::optional<Res> annotation_resource(const std::string& text) {
+  const nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
+  if (j.is_null()) {
+    return Res{};  // a nil map: an empty resource, which no filter lets through
+  }
+  if (j.is_discarded() || !j.is_object()) {
+    return std::nullopt;
+  }
+  Res out;
+  for (const auto& [name, value] : j.items()) {
+    // json.Unmarshal into map[string]string: a non-string value fails the whole object, a
+    // null one reads as "" and then fails ParseQuantity.
+    if (!value.is_string()) {
+      return std::nullopt;
+    }
+    const model::QuantityParse q = model::parse_quantity(value.get<std::string>());
+    if (!q.value) {
+      return std::nullopt;
+    }
+    set(out, name == "cpu" ? "vcore" : name,
+        name == "cpu" ? q.value->milli() : q.value->value_ceil());
+  }
+  return out;
+}
+
+// The deprecated namespace.max.cpu / namespace.max.memory pair (common.ParseResource).
+std::optional<Res> deprecated_max(const std::string* cpu, const std::string* mem) {
+  Res out;
+  if (cpu != nullptr && !cpu->empty()) {
+    const model::QuantityParse q = model::parse_quantity(*cpu);
+    if (!q.value) {
+      return std::nullopt;
+    }
+    set(out, "vcore", q.value->milli());
+  }
+  if (mem != nullptr && !mem->empty()) {
+    const model::QuantityParse q = model::parse_quantity(*mem);
+    if (!q.value) {
+      return std::nullopt;
+    }
+    set(out, "memory", q.value->value_ceil());
+  }
+  return out;
+}
+
+// Both filters a resource tag passes: the shim drops an all-zero resource (IsZero), the core
+// one with a negative value or no positive one (getResourceFromTags, StrictlyGreaterThanZero).
+std::optional<Res> tag_resource(std::optional<Res> r) {
+  if (!r) {
+    return r;
+  }
+  bool positive = false;
+  for (const auto& [name, v] : *r) {
+    if (v < 0) {
+      return std::nullopt;
+    }
+    positive = positive || v > 0;
+  }
+  return positive ? r : std::nullopt;
+}
+
+// The tags the shim puts on an application from its namespace (context.go
+// updateApplicationTags); no Namespace object in the dump means none.
+struct AppTags {
+  std::string ns, parent_queue;
+  std::optional<Res> guaranteed, max;
+};
+
+AppTags app_tags(const Cluster& c, const model::Pod& pod) {
+  AppTags t;
+  t.ns = pod.namespace_;
+  const model::KueueNamespace* ns = model::find_namespace(c.snap.kueue(), pod.namespace_);
+  if (ns == nullptr) {
+    return t;
+  }
+  auto annotation = [&](std::string_view key) {
+    return model::find(ns->annotations, fmt::format("yunikorn.apache.org/{}", key));
+  };
+  const std::string* quota = annotation("namespace.quota");
+  if (quota != nullptr && !quota->empty()) {
+    t.max = tag_resource(annotation_resource(*quota));
+  } else {
+    const std::string* cpu = annotation("namespace.max.cpu");
+    const std::string* mem = annotation("namespace.max.memory");
+    if ((cpu != nullptr && !cpu->empty()) || (mem != nullptr && !mem->empty())) {
+      t.max = tag_resource(deprecated_max(cpu, mem));
+    }
+  }
+  if (const std::string* g = annotation("namespace.guaranteed"); g != nullptr && !g->empty()) {
+    t.guaranteed = tag_resource(annotation_resource(*g));
+  }
+  if (const std::string* p = annotation("parentqueue")) {
+    t.parent_queue = *p;
+  }
+  return t;
+}
+
 // The queue name a rule produces, before qualification; empty when the rule does not apply.
-std::string rule_name(const model::YkPlacementRule& r, const model::Pod& pod) {
+// Tag names compare case-insensitively (Application.GetTag).
+std::string rule_name(const model::YkPlacementRule& r, const model::Pod& pod, const AppTags& t) {
   if (r.name == "provided") {
     return model::yk_queue_name(pod);
   }
   if (r.name == "tag") {
-    return lower(r.value) == "namespace" ? pod.namespace_ : std::string();
+    const std::string tag = lower(r.value);
+    if (tag == "namespace") {
+      return t.ns;
+    }
+    return tag == "namespace.parentqueue" ? t.parent_queue : std::string();
   }
   if (r.name == "fixed") {
     return r.value;
@@ -105,39 +219,116 @@ std::string replace_dots(const std::string& s) {
   return out;
 }
 
-// The full path a rule asks for; empty when it does not apply.
-std::string rule_path(const Cluster& c, const model::YkPlacementRule& r, const model::Pod& pod) {
-  std::string name = lower(rule_name(r, pod));
-  if (name.empty()) {
-    return name;
+// configs.QueueNameRegExp: ^[a-zA-Z0-9_:#/@-]{1,64}$
+bool valid_queue_name(std::string_view n) {
+  if (n.empty() || n.size() > 64) {
+    return false;
   }
-  if (name == "root" || name.starts_with("root.")) {
-    return name;
-  }
-  std::string parent = "root";
-  if (!r.parent.empty()) {
-    parent = rule_path(c, r.parent.front(), pod);
-    if (parent.empty()) {
-      return parent;
-    }
-  }
-  return parent + "." + replace_dots(name);
+  return std::all_of(n.begin(), n.end(), [](unsigned char ch) {
+    return std::isalnum(ch) != 0 ||
+           std::string_view("_:#/@-").find(static_cast<char>(ch)) != std::string_view::npos;
+  });
 }
 
-std::uint32_t try_rule(Cluster& c, const model::YkPlacementRule& r, const model::Pod& pod) {
-  const std::string path = rule_path(c, r, pod);
-  if (path.empty()) {
+// What a rule returns: a full path, nothing (the next rule runs) or an error, which fails the
+// placement as a whole (placement.go PlaceApplication returns it).
+struct RuleResult {
+  std::string path;
+  bool error = false;
+};
+
+// The rule's placeApplication: the path it asks for, with the parent rule run first when the
+// name is not fully qualified; a rule that may not create needs an existing queue.
+RuleResult rule_path(const Cluster& c, const model::YkPlacementRule& r, const model::Pod& pod,
+                     const AppTags& t) {
+  std::string name = lower(rule_name(r, pod, t));
+  if (name.empty()) {
+    return {};
+  }
+  std::string path;
+  if (name == "root") {
+    path = name;
+  } else if (name.starts_with("root.")) {
+    std::string_view rest = name;
+    for (std::size_t dot = 0; dot != std::string_view::npos;) {
+      dot = rest.find('.');
+      if (!valid_queue_name(rest.substr(0, dot))) {
+        return {.path = {}, .error = true};
+      }
+      rest = dot == std::string_view::npos ? rest : rest.substr(dot + 1);
+    }
+    path = name;
+  } else {
+    const std::string child = replace_dots(name);
+    if (!valid_queue_name(child)) {
+      return {.path = {}, .error = true};
+    }
+    std::string parent = "root";
+    if (!r.parent.empty()) {
+      RuleResult p = rule_path(c, r.parent.front(), pod, t);
+      if (p.error || p.path.empty()) {
+        return p;
+      }
+      parent = p.path.starts_with("root.") ? p.path : "root." + p.path;
+      if (std::optional<std::uint32_t> q = c.find_queue(parent); q && c.queues[*q].q.leaf) {
+        return {.path = {}, .error = true};  // "parent rule returned a leaf queue"
+      }
+    }
+    path = parent + "." + child;
+  }
+  if (!r.create && !c.find_queue(path)) {
+    return {};
+  }
+  return {.path = path, .error = false};
+}
+
+// The queue a rule places the application in, creating the missing part of its path
+// (partition.go createQueue: below the deepest existing queue, which must not be a leaf).
+// k_no_queue: the next rule runs; nullopt: placement failed.
+std::optional<std::uint32_t> try_rule(Cluster& c, const model::YkPlacementRule& r,
+                                      const model::Pod& pod, const AppTags& t) {
+  const RuleResult res = rule_path(c, r, pod, t);
+  if (res.error) {
+    return std::nullopt;
+  }
+  if (res.path.empty()) {
     return k_no_queue;
   }
-  if (std::optional<std::uint32_t> q = c.find_queue(path)) {
+  if (std::optional<std::uint32_t> q = c.find_queue(res.path)) {
     return c.queues[*q].q.leaf ? *q : k_no_queue;
   }
-  const std::size_t dot = path.rfind('.');
-  std::optional<std::uint32_t> parent = c.find_queue(path.substr(0, dot));
-  if (!r.create || dot == std::string::npos || !parent || c.queues[*parent].q.leaf) {
-    return k_no_queue;
+  std::vector<std::string> missing;
+  std::string current = res.path;
+  std::optional<std::uint32_t> existing;
+  while (!existing) {
+    const std::size_t dot = current.rfind('.');
+    if (dot == std::string::npos) {
+      return std::nullopt;  // "illegal queue name passed in"
+    }
+    missing.push_back(current.substr(dot + 1));
+    current.resize(dot);
+    existing = c.find_queue(current);
   }
-  return create_leaf(c, *parent, path.substr(dot + 1));
+  if (c.queues[*existing].q.leaf) {
+    return std::nullopt;  // "creation of queue failed parent is already a leaf"
+  }
+  std::uint32_t q = *existing;
+  for (std::size_t i = missing.size(); i-- > 0;) {
+    q = create_queue(c, q, missing[i], i == 0);
+  }
+  return q;
+}
+
+// partition.go AddApplication: a dynamic leaf takes the namespace's guaranteed and quota tags,
+// each one cleared when its tag is absent (queue.go setResources) even if a child template set
+// it; a configured leaf and the recovery queue ignore them.
+void apply_tags(Cluster& c, std::uint32_t q, const AppTags& t) {
+  model::YkQueue& leaf = c.queues[q].q;
+  if (!leaf.dynamic || leaf.path == "root.@recovery@" || (!t.guaranteed && !t.max)) {
+    return;
+  }
+  leaf.guaranteed = t.guaranteed;
+  leaf.max = t.max;
 }
 
 }  // namespace
@@ -167,9 +358,15 @@ std::uint32_t place(Cluster& c, const model::Pod& pod, bool running) {
     rules.push_back(model::YkPlacementRule{
         .name = "provided", .create = false, .value = {}, .parent = {}, .loc = {}});
   }
+  const AppTags tags = app_tags(c, pod);
   for (const model::YkPlacementRule& r : rules) {
-    if (std::uint32_t q = try_rule(c, r, pod); q != k_no_queue) {
-      return q;
+    const std::optional<std::uint32_t> q = try_rule(c, r, pod, tags);
+    if (!q) {
+      return k_no_queue;
+    }
+    if (*q != k_no_queue) {
+      apply_tags(c, *q, tags);
+      return *q;
     }
   }
   if (running) {

@@ -16,8 +16,10 @@ namespace kpreempt::policy::yunikorn {
 void load_queues(Cluster& c);
 
 // The leaf queue the rules put the pod's application in, creating dynamic queues as the rules
-// allow. No rule matched: a running pod goes to root.@recovery@, a pending one to root.default
-// when that leaf exists; otherwise k_no_queue (rejected).
+// allow; the pod's Namespace annotations feed the tag rule (parentqueue) and set a dynamic
+// leaf's guaranteed and max. No rule matched: a running pod goes to root.@recovery@, a pending
+// one to root.default when that leaf exists; otherwise, or when a rule fails, k_no_queue
+// (rejected).
 std::uint32_t place(Cluster& c, const model::Pod& pod, bool running);
 
 }  // namespace kpreempt::policy::yunikorn
