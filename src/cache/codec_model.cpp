@@ -159,9 +159,9 @@ template <class A>
 void visit(A& a, ClusterQueue& v) {
   fields<ClusterQueue>(a, v.name, v.cohort, v.resource_groups, v.namespace_selector,
                        v.namespace_selector_valid, v.queueing_strategy, v.when_can_borrow,
-                       v.when_can_preempt, v.within_cluster_queue, v.reclaim_within_cohort,
-                       v.borrow_within_cohort, v.max_priority_threshold, v.stop_policy,
-                       v.fair_sharing, v.loc);
+                       v.when_can_preempt, v.fungibility_preference, v.within_cluster_queue,
+                       v.reclaim_within_cohort, v.borrow_within_cohort, v.max_priority_threshold,
+                       v.stop_policy, v.fair_sharing, v.loc);
 }
 template <class A>
 void visit(A& a, LocalQueue& v) {
@@ -205,7 +205,7 @@ void visit(A& a, KueueCondition& v) {
 template <class A>
 void visit(A& a, Workload& v) {
   fields<Workload>(a, v.namespace_, v.name, v.priority, v.admitted, v.loc, v.uid,
-                   v.creation_timestamp, v.queue_name, v.active, v.spec_priority,
+                   v.creation_timestamp, v.annotations, v.queue_name, v.active, v.spec_priority,
                    v.priority_class_name, v.priority_class_source, v.pod_sets,
                    v.admission_cluster_queue, v.assignments, v.conditions, v.reclaimable_pods,
                    v.derived_from, v.priority_from_pod_class);

@@ -79,6 +79,7 @@ void decode_cluster_queue(const Field& root, DecodeContext& ctx) {
     cq.when_can_borrow = "Borrow";  // the v1beta2 name of the same behaviour
   }
   cq.when_can_preempt = fungibility["whenCanPreempt"].str("TryNextFlavor");
+  cq.fungibility_preference = fungibility["preference"].str();
   decode_preemption(spec["preemption"], cq);
   cq.stop_policy = spec["stopPolicy"].str("None");
   cq.fair_sharing = spec["fairSharing"].present();
@@ -211,6 +212,7 @@ void decode_workload(const Field& root, DecodeContext& ctx) {
   w.name = object_name(root);
   w.uid = root["metadata"]["uid"].str();
   w.creation_timestamp = root["metadata"]["creationTimestamp"].time();
+  w.annotations = root["metadata"]["annotations"].string_map();
   Field spec = root["spec"];
   w.queue_name = spec["queueName"].str();
   w.active = spec["active"].boolean(true);

@@ -48,7 +48,8 @@ constexpr std::array k_capacity_lines{
 constexpr std::array k_koordinator_lines{LineInfo{
     {1, 8}, "koordinator v1.8.0-61 pkg/scheduler/plugins/elasticquota, coscheduling/core"}};
 constexpr std::array k_kueue_lines{
-    LineInfo{{0, 14}, "kueue v0.14.8 pkg/scheduler/preemption, flavorassigner"}};
+    LineInfo{{0, 14}, "kueue v0.14.8 pkg/scheduler/preemption, flavorassigner"},
+    LineInfo{{0, 19}, "kueue v0.19.2 pkg/scheduler/preemption, flavorassigner"}};
 constexpr std::array k_yunikorn_lines{
     LineInfo{{1, 7}, "yunikorn-core v1.7.0 pkg/scheduler/objects/preemption.go"},
     LineInfo{{1, 8}, "yunikorn-core v1.8.0 pkg/scheduler/objects/preemption.go"},

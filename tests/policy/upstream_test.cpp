@@ -43,7 +43,7 @@ TEST_CASE("a release maps to its line, whatever patch or pre-release follows",
 TEST_CASE("every policy's default is its newest line", "[policy][upstream]") {
   CHECK(policy::to_string(entry("default").newest().line) == "v1.37");
   CHECK(policy::to_string(entry("yunikorn").newest().line) == "v1.8");
-  CHECK(policy::to_string(entry("kueue").newest().line) == "v0.14");
+  CHECK(policy::to_string(entry("kueue").newest().line) == "v0.19");
   for (const policy::Entry& e : policy::all()) {
     INFO(e.name);
     REQUIRE_FALSE(e.lines.empty());

@@ -45,9 +45,12 @@ struct ClusterQueue {
   std::string queueing_strategy = "BestEffortFIFO";
   std::string when_can_borrow = "Borrow";          // Borrow | TryNextFlavor
   std::string when_can_preempt = "TryNextFlavor";  // Preempt | TryNextFlavor
-  std::string within_cluster_queue = "Never";      // Never | LowerPriority | LowerOrNewer...
-  std::string reclaim_within_cohort = "Never";     // Never | LowerPriority | Any
-  std::string borrow_within_cohort = "Never";      // Never | LowerPriority
+  // flavorFungibility.preference (v0.15+): BorrowingOverPreemption | PreemptionOverBorrowing;
+  // empty when unset.
+  std::string fungibility_preference;
+  std::string within_cluster_queue = "Never";   // Never | LowerPriority | LowerOrNewer...
+  std::string reclaim_within_cohort = "Never";  // Never | LowerPriority | Any
+  std::string borrow_within_cohort = "Never";   // Never | LowerPriority
   std::optional<std::int32_t> max_priority_threshold;
   std::string stop_policy = "None";
   bool fair_sharing = false;  // spec.fairSharing present (not modelled)
@@ -129,6 +132,7 @@ struct Workload {
 
   std::string uid;
   std::optional<Instant> creation_timestamp;
+  StringMap annotations;  // workload-slice-replacement-for names the slice it scales up
   std::string queue_name;
   bool active = true;
   std::optional<std::int32_t> spec_priority;

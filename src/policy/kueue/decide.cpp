@@ -32,11 +32,7 @@ void scope_warnings(const model::KueueObjects& k, Decision& d) {
   }
 }
 
-void pod_set_warnings(const Preemptor& p, const model::ClusterQueue& cq, Decision& d) {
-  if (std::any_of(p.pod_sets.begin(), p.pod_sets.end(),
-                  [](const auto& ps) { return ps.min_count.has_value(); })) {
-    d.warnings.push_back("minCount (partial admission) is not modelled; the full count is used");
-  }
+void queue_warnings(const model::ClusterQueue& cq, Decision& d) {
   if (cq.queueing_strategy == "StrictFIFO") {
     d.warnings.push_back(fmt::format(
         "ClusterQueue {} is StrictFIFO; the workload is evaluated as if it were at the head",
@@ -48,7 +44,8 @@ bool borrows_after(const Context& ctx, const Assignment& a, const std::vector<Ta
   for (const Target& t : victims) {
     ctx.quota.remove(*t.a);
   }
-  bool out = std::any_of(a.totals.begin(), a.totals.end(), [&](const auto& kv) {
+  FRAmounts requests = a.search_requests(ctx.rules);
+  bool out = std::any_of(requests.begin(), requests.end(), [&](const auto& kv) {
     return ctx.quota.borrows_with(ctx.p.cq, kv.first, kv.second);
   });
   for (const Target& t : victims) {
@@ -57,8 +54,7 @@ bool borrows_after(const Context& ctx, const Assignment& a, const std::vector<Ta
   return out;
 }
 
-void decide_preemption(Context& ctx, const Assignment& a, Search& s, Decision& d) {
-  s = find_targets(ctx, a.needs_preemption(), a.totals);
+void preemption_outcome(const Search& s, Decision& d) {
   if (s.targets.empty()) {
     bool any_candidate = std::any_of(s.verdicts.begin(), s.verdicts.end(), [](const Verdict& v) {
       return v.code == Code::insufficient_candidates || v.code == Code::not_needed ||
@@ -73,7 +69,50 @@ void decide_preemption(Context& ctx, const Assignment& a, Search& s, Decision& d
   d.reasons.push_back(Code::preempt);
 }
 
+void outcome(const Attempt& t, Decision& d) {
+  if (t.a.no_fit) {
+    d.outcome = Outcome::unschedulable;
+    d.reasons.push_back(t.a.code.value_or(Code::error_));
+  } else if (t.a.worst == PMode::fit) {
+    d.outcome = Outcome::fits;
+    d.reasons.push_back(t.a.borrow() > 0 ? Code::fits_borrowing : Code::fits);
+  } else {
+    preemption_outcome(t.s, d);
+  }
+}
+
+// Upstream writes the reduced counts to status.admission.podSetAssignments[].count.
+void report_partial(const Context& ctx, const Reduced& r, Decision& d) {
+  std::string counts;
+  nlohmann::ordered_json j = nlohmann::ordered_json::array();
+  for (std::size_t i = 0; i < r.counts.size(); ++i) {
+    const model::KueuePodSet& ps = ctx.p.pod_sets[i];
+    counts += fmt::format("{}{} {} of {}", i == 0 ? "" : ", ", ps.name, r.counts[i], ps.count);
+    j.push_back({{"podSet", ps.name}, {"count", r.counts[i]}, {"specCount", ps.count}});
+  }
+  d.summary += fmt::format(" Partial admission: {} pods.", counts);
+  if (d.details.is_object()) {
+    d.details["partialAdmission"] = std::move(j);
+  }
+}
+
 }  // namespace
+
+namespace kueue {
+
+Rules rules_for(ReleaseLine line) {
+  if (line.unset() || line >= ReleaseLine{0, 19}) {
+    return {};
+  }
+  return {.skip_zero_uncovered = false,
+          .positive_requests_only = false,
+          .own_label_keys = false,
+          .fungibility_preference = false,
+          .no_candidates_last = false,
+          .workload_slices = false};
+}
+
+}  // namespace kueue
 
 Decision decide_kueue(const Input& in) {
   Decision d;
@@ -85,23 +124,31 @@ Decision decide_kueue(const Input& in) {
   if (!p) {
     return d;
   }
-  Context ctx{in, k, quota, std::move(*p)};
-  pod_set_warnings(ctx.p, quota.cq(ctx.p.cq), d);
-  Assignment a = assign_flavors(ctx);
-  Search s;
-  bool searched = false;
-  if (a.no_fit) {
-    d.outcome = Outcome::unschedulable;
-    d.reasons.push_back(a.code.value_or(Code::error_));
-  } else if (a.worst == PMode::fit) {
-    d.outcome = Outcome::fits;
-    d.reasons.push_back(a.borrow() > 0 ? Code::fits_borrowing : Code::fits);
-  } else {
-    decide_preemption(ctx, a, s, d);
-    searched = true;
+  Context ctx{in, k, quota, std::move(*p), rules_for(in.line)};
+  queue_warnings(quota.cq(ctx.p.cq), d);
+  bind_replaced_slice(ctx);
+  Attempt t = attempt(ctx);
+  std::optional<Reduced> reduced;
+  if (!t.ok) {
+    reduced = reduce_counts(ctx);
   }
-  Report r{ctx, a, s, searched, borrows_after(ctx, a, s.targets)};
+  if (reduced) {
+    ctx.p.requests = reduced->requests;
+    t = std::move(reduced->at);
+  }
+  outcome(t, d);
+  Report r{ctx, t.a, t.s, t.searched, borrows_after(ctx, t.a, t.s.targets)};
   write_report(r, d);
+  if (reduced) {
+    report_partial(ctx, *reduced, d);
+  }
+  if (ctx.p.replaces) {
+    const model::Workload& old = k.workloads[*ctx.p.replaces];
+    d.summary += fmt::format(
+        " It replaces the admitted slice Workload/{}/{}, which finishes "
+        "instead of being preempted.",
+        old.namespace_, old.name);
+  }
   return d;
 }
 

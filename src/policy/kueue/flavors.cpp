@@ -19,14 +19,24 @@ struct Granular {
   int borrow = 0;
 };
 
-// isPreferred with the default preference (borrowing over preemption): a better
-// preemption mode wins, then a lower borrowing level.
-bool preferred(Granular a, Granular b) {
+// isPreferred: a flavor that cannot fit never wins; from v0.19.1 one whose probe found
+// nobody to preempt loses to any viable one. BorrowingOverPreemption (the default) ranks the
+// preemption mode before the borrowing level, PreemptionOverBorrowing the other way round.
+bool preferred(Granular a, Granular b, const Context& ctx) {
   if (a.mode == PMode::no_fit) {
     return false;
   }
   if (b.mode == PMode::no_fit) {
     return true;
+  }
+  bool a_none = a.mode == PMode::no_candidates, b_none = b.mode == PMode::no_candidates;
+  if (ctx.rules.no_candidates_last && a_none != b_none) {
+    return b_none;
+  }
+  bool level_first = ctx.rules.fungibility_preference &&
+                     ctx.quota.cq(ctx.p.cq).fungibility_preference == "PreemptionOverBorrowing";
+  if (level_first && a.borrow != b.borrow) {
+    return a.borrow < b.borrow;
   }
   if (a.mode != b.mode) {
     return a.mode > b.mode;
@@ -45,9 +55,17 @@ bool should_try_next(Granular m, const model::ClusterQueue& cq) {
   return m.borrow > 0 && cq.when_can_borrow == "TryNextFlavor";
 }
 
-// Label keys of every flavor of the group: only those are compared (v0.14 flavorSelector).
-std::vector<std::string> group_label_keys(const Context& ctx, const model::KueueResourceGroup& g) {
+// The label keys compared: those of every flavor of the group (v0.14 flavorSelector), or
+// from v0.17.6 only the flavor's own.
+std::vector<std::string> label_keys(const Context& ctx, const model::KueueResourceGroup& g,
+                                    const model::ResourceFlavor& own) {
   std::vector<std::string> keys;
+  if (ctx.rules.own_label_keys) {
+    for (const auto& [key, value] : own.node_labels) {
+      keys.push_back(key);
+    }
+    return keys;
+  }
   for (const auto& f : g.flavors) {
     if (const model::ResourceFlavor* rf = model::find_flavor(ctx.k, f.name)) {
       for (const auto& [key, value] : rf->node_labels) {
@@ -88,6 +106,31 @@ bool selector_matches(const model::KueuePodSet& ps, const model::ResourceFlavor&
   return model::matches_node_affinity(pod, node);
 }
 
+// The flavor the replaced slice holds for the pod set's resource; null when unbound.
+const std::string* slice_flavor(const Context& ctx, const std::string& pod_set,
+                                const std::string& res) {
+  if (!ctx.p.replaces) {
+    return nullptr;
+  }
+  for (const auto& a : ctx.k.workloads[*ctx.p.replaces].assignments) {
+    if (a.name == pod_set) {
+      return model::find(a.flavors, res);
+    }
+  }
+  return nullptr;
+}
+
+// A scale-up keeps every resource of the group on the flavor its old slice holds.
+std::string slice_mismatch(const Context& ctx, const model::KueuePodSet& ps,
+                           const std::string& flavor, const model::KueueResourceGroup& g) {
+  for (const auto& res : g.covered_resources) {
+    if (const std::string* held = slice_flavor(ctx, ps.name, res); held && *held != flavor) {
+      return fmt::format("the replaced slice holds {} in flavor {}", res, *held);
+    }
+  }
+  return "";
+}
+
 // checkFlavorForPodSets: "" when the flavor matches the pod set, else why not.
 std::string flavor_mismatch(const Context& ctx, const model::KueuePodSet& ps,
                             const std::string& flavor, const model::KueueResourceGroup& g) {
@@ -95,13 +138,16 @@ std::string flavor_mismatch(const Context& ctx, const model::KueuePodSet& ps,
   if (rf == nullptr) {
     return fmt::format("flavor {} not found", flavor);
   }
+  if (std::string why = slice_mismatch(ctx, ps, flavor, g); !why.empty()) {
+    return why;
+  }
   std::vector<model::Toleration> tolerations = ps.tolerations;
   tolerations.insert(tolerations.end(), rf->tolerations.begin(), rf->tolerations.end());
   if (const model::Taint* t = model::first_untolerated(tolerations, rf->node_taints)) {
     return fmt::format("untolerated taint {}={}:{} in flavor {}", t->key, t->value, t->effect,
                        flavor);
   }
-  if (!selector_matches(ps, *rf, group_label_keys(ctx, g))) {
+  if (!selector_matches(ps, *rf, label_keys(ctx, g, *rf))) {
     return fmt::format("flavor {} doesn't match node affinity", flavor);
   }
   return "";
@@ -184,7 +230,7 @@ GroupResult try_flavor(Context& ctx, const model::KueuePodSet& ps, const std::st
     FR fr{flavor, res};
     auto it = assigned.find(fr);
     QuotaFit f = fits_quota(ctx, fr, (it == assigned.end() ? 0 : it->second) + amount);
-    if (preferred(r.mode, f.g)) {
+    if (preferred(r.mode, f.g, ctx)) {
       r.mode = f.g;
     }
     if (f.code && !attempt.code) {
@@ -211,7 +257,7 @@ bool assign_group(Context& ctx, const model::KueuePodSet& ps, const model::Kueue
       best = std::move(r);
       break;
     }
-    if (preferred(r.mode, best.mode)) {
+    if (preferred(r.mode, best.mode, ctx)) {
       best = std::move(r);
     }
   }
@@ -245,6 +291,9 @@ PodSetChoice assign_pod_set(Context& ctx, std::size_t i, const FRAmounts& assign
   std::vector<const model::KueueResourceGroup*> done;
   for (const auto& [res, amount] : reqs) {
     const model::KueueResourceGroup* g = group_of(cq, res);
+    if (g == nullptr && amount == 0 && ctx.rules.skip_zero_uncovered) {
+      continue;  // gets no flavor and stays out of the totals
+    }
     if (g == nullptr) {
       out.code = Code::resource_not_covered;
       out.detail = fmt::format("resource {} unavailable in ClusterQueue {}", res, cq.name);
@@ -293,6 +342,14 @@ FRSet Assignment::needs_preemption() const {
         out.insert(FR{r.flavor, r.resource});
       }
     }
+  }
+  return out;
+}
+
+FRAmounts Assignment::search_requests(const Rules& rules) const {
+  FRAmounts out = totals;
+  if (rules.positive_requests_only) {
+    std::erase_if(out, [](const auto& kv) { return kv.second == 0; });
   }
   return out;
 }

@@ -26,13 +26,30 @@ struct Preemptor {
   std::size_t cq = 0;
   std::vector<model::KueuePodSet> pod_sets;
   std::vector<model::KueueAmounts> requests;  // per pod set, for its whole count
+  std::vector<std::int64_t> counts;           // per pod set, after reclaimable pods
+  // The admitted slice an elastic scale-up replaces (index into KueueObjects::workloads):
+  // its flavors bind the preemptor, its requests are subtracted and it is never a victim.
+  std::optional<std::uint32_t> replaces;
 };
+
+// What the modelled Kueue release lines do differently (kueue.md "Changes from v0.14 to
+// v0.19"), keyed on the line in rules_for and nowhere else.
+struct Rules {
+  bool skip_zero_uncovered = true;     // v0.16 #8241: a zero uncovered request is not NoFit
+  bool positive_requests_only = true;  // v0.17 #8863: zero requests leave R of the search
+  bool own_label_keys = true;          // v0.17.6 #12449: a flavor checks only its own label keys
+  bool fungibility_preference = true;  // v0.15 flavorFungibility.preference (fixed in v0.16.2)
+  bool no_candidates_last = true;      // v0.19.1 #13896: no candidates ranks below viable
+  bool workload_slices = true;         // v0.18 ElasticJobsViaWorkloadSlices on by default
+};
+Rules rules_for(ReleaseLine line);
 
 struct Context {
   const Input& in;
   const model::KueueObjects& k;
   QuotaModel& quota;  // simulations change usage and always restore it
   Preemptor p;
+  Rules rules{};
 };
 
 // Checks of §4 and the preemptor's requests. On failure fills `d` (unschedulable, reason
@@ -70,6 +87,8 @@ struct PodSetChoice {
 struct Assignment {
   std::vector<PodSetChoice> pod_sets;
   FRAmounts totals;  // every requested pair with its total
+  // The requests of the target search: totals, without zero ones where the line drops them.
+  FRAmounts search_requests(const Rules& rules) const;
   PMode worst = PMode::fit;
   bool no_fit = false;
   std::optional<Code> code;  // first no-fit reason
@@ -79,6 +98,9 @@ struct Assignment {
 };
 
 Assignment assign_flavors(Context& ctx);
+
+// ReplacedWorkloadSlice: binds the preemptor to the admitted slice it scales up, if any.
+void bind_replaced_slice(Context& ctx);
 
 enum class Variant { within_cq, reclaim, reclaim_no_borrow, reclaim_while_borrowing };
 // The reason Kueue gives the evicted workload: InClusterQueue, InCohortReclamation...
@@ -105,5 +127,23 @@ struct Search {
 
 // Classical target search for pairs `needs` and total requests `requests`.
 Search find_targets(Context& ctx, const FRSet& needs, const FRAmounts& requests);
+
+// One scheduling attempt at the preemptor's current requests: ok when it fits or finds victims.
+struct Attempt {
+  Assignment a;
+  Search s;
+  bool searched = false;
+  bool ok = false;
+};
+Attempt attempt(Context& ctx);
+
+// The pod-set counts partial admission settles on, the requests at those counts and the
+// attempt that accepted them; nullopt when no minCount allows fewer pods or nothing fits.
+struct Reduced {
+  std::vector<std::int64_t> counts;
+  std::vector<model::KueueAmounts> requests;
+  Attempt at;
+};
+std::optional<Reduced> reduce_counts(Context& ctx);
 
 }  // namespace kpreempt::policy::kueue

@@ -185,8 +185,46 @@ std::optional<Preemptor> resolve_preemptor(const Input& in, const QuotaModel& qu
     }
     p.pod_sets.push_back(ps);
     p.requests.push_back(std::move(req));
+    p.counts.push_back(count);
   }
   return p;
+}
+
+}  // namespace kpreempt::policy::kueue
+
+namespace kpreempt::policy::kueue {
+
+void bind_replaced_slice(Context& ctx) {
+  constexpr std::string_view key = "kueue.x-k8s.io/workload-slice-replacement-for";
+  if (!ctx.rules.workload_slices || ctx.in.workload == model::k_none) {
+    return;
+  }
+  const model::Workload& w = ctx.k.workloads[ctx.in.workload];
+  const std::string* ref = model::find(w.annotations, key);
+  std::size_t slash = ref == nullptr ? std::string::npos : ref->find('/');
+  if (slash == std::string::npos || ref->substr(0, slash) != w.namespace_) {
+    return;
+  }
+  std::optional<std::uint32_t> old =
+      model::find_workload(ctx.k, w.namespace_, ref->substr(slash + 1));
+  if (!old || !holds_quota(ctx.k.workloads[*old]) ||
+      ctx.k.workloads[*old].admission_cluster_queue != ctx.quota.cq(ctx.p.cq).name) {
+    return;
+  }
+  ctx.p.replaces = *old;
+  for (std::size_t i = 0; i < ctx.p.pod_sets.size(); ++i) {
+    for (const auto& a : ctx.k.workloads[*old].assignments) {
+      if (a.name != ctx.p.pod_sets[i].name) {
+        continue;
+      }
+      for (const auto& [res, q] : a.resource_usage) {
+        auto it = ctx.p.requests[i].find(res);
+        if (it != ctx.p.requests[i].end()) {
+          it->second = std::max<std::int64_t>(0, it->second - model::kueue_amount(res, q));
+        }
+      }
+    }
+  }
 }
 
 }  // namespace kpreempt::policy::kueue

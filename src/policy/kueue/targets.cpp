@@ -131,8 +131,8 @@ std::vector<Cand> collect(const Context& ctx, const FRSet& needs, const FRAmount
   bool advantage = has_advantage(ctx, requests);
   std::vector<Cand> out;
   for (const Admitted& a : ctx.quota.admitted()) {
-    if (!in_scope(ctx, a)) {
-      continue;
+    if (!in_scope(ctx, a) || ctx.p.replaces == a.workload) {
+      continue;  // the replaced slice finishes on admission, it is not preempted
     }
     const model::Workload& w = wl(ctx, a);
     if (std::optional<Code> code = screen(ctx, a, needs)) {
