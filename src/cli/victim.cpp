@@ -66,7 +66,10 @@ void add_levels(render::VictimReport& r, const model::Snapshot& snap,
     if (p->classes->level != nullptr) {
       judged.push_back(p);
     } else {
-      r.uncharacterised.emplace_back(p->name, p->classes->victim_note(snap));
+      const auto note = p->classes->victim_note;
+      r.uncharacterised.emplace_back(
+          p->name,
+          note != nullptr ? note(snap) : "not judged per priority level: see explain --pod");
     }
   }
   for (const model::PriorityClass& pc : snap.priority_classes()) {
