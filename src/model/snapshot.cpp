@@ -389,24 +389,19 @@ namespace {
 // Kueue's jobframework gives a Workload made from a job the value of its pod template's
 // PriorityClass, or of the first globalDefault class when it names none (utilpriority
 // GetPriorityFromPriorityClass). Resolved once every class is read, whatever the input order.
-void resolve_workload_class_priorities(const std::vector<PriorityClass>& classes,
-                                       KueueObjects& kueue) {
+void resolve_workload_class_priorities(const Snapshot& s, KueueObjects& kueue) {
+  const auto& classes = s.priority_classes();
+  const auto first_default = std::find_if(classes.begin(), classes.end(),
+                                          [](const PriorityClass& c) { return c.global_default; });
   for (Workload& w : kueue.workloads) {
     if (!w.priority_from_pod_class) {
       continue;
     }
-    const auto named = std::find_if(classes.begin(), classes.end(), [&](const PriorityClass& c) {
-      return w.priority_class_name.empty() ? c.global_default : c.name == w.priority_class_name;
-    });
-    if (named != classes.end()) {
-      w.priority = named->value;
-    } else if (w.priority_class_name == "system-cluster-critical") {
-      w.priority = k_system_cluster_critical;  // the API server keeps the built-ins
-    } else if (w.priority_class_name == "system-node-critical") {
-      w.priority = k_system_node_critical;
-    } else {
-      w.priority = 0;
-    }
+    const PriorityClass* c = !w.priority_class_name.empty()
+                                 ? s.find_priority_class(w.priority_class_name)
+                             : first_default != classes.end() ? &*first_default
+                                                              : nullptr;
+    w.priority = c != nullptr ? c->value : 0;
   }
 }
 
@@ -418,7 +413,7 @@ Snapshot SnapshotBuilder::build(std::vector<Diagnostic>& diags) && {
   drop_all_duplicates(s.m_nodes, s.m_classes, s.m_pods, s.m_pdbs, diags);
   check_class_values(s.m_classes, diags);
   s.m_koordinator.check_quota_parents(diags);
-  resolve_workload_class_priorities(s.m_classes, s.m_kueue);
+  resolve_workload_class_priorities(s, s.m_kueue);
   s.m_node_index.clear();
   s.m_pod_index.clear();
 

@@ -69,16 +69,10 @@ LevelVerdict default_level(const model::Snapshot& snap, model::PodId victim,
 const ClassRules k_default_class_rules{
     .shown = always_shown,
     .cell = default_class_cell,
-    .notes = nullptr,
     .level = default_level,
-    .victim_note = nullptr,
 };
 
 const ClassRules k_quota_class_rules{
-    .shown = nullptr,
-    .cell = nullptr,
-    .notes = nullptr,
-    .level = nullptr,
     .victim_note = depends_on_quota,
 };
 

@@ -49,12 +49,13 @@ std::vector<std::string> differences(const policy::Decision& base, const policy:
   }
   // A Workload victim stands for its pods: names of different kinds cannot be matched, and a
   // pod missing from a Workload list may well be evicted with its Workload.
-  if (victim_kinds(base) != victim_kinds(other) && !base.victims.empty() &&
-      !other.victims.empty()) {
+  const std::string base_kinds = victim_kinds(base);
+  const std::string other_kinds = victim_kinds(other);
+  if (base_kinds != other_kinds && !base.victims.empty() && !other.victims.empty()) {
     out.push_back(
         fmt::format("with {}, the victims are {}; with {}, {}: see each policy's "
                     "victims above",
-                    other.policy, victim_kinds(other), base.policy, victim_kinds(base)));
+                    other.policy, other_kinds, base.policy, base_kinds));
     return out;
   }
   auto a = victim_names(base);

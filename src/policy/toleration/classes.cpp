@@ -92,7 +92,6 @@ const ClassRules k_toleration_class_rules{
     .cell = cell,
     .notes = notes,
     .level = level,
-    .victim_note = nullptr,
 };
 
 }  // namespace kpreempt::policy

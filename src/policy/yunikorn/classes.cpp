@@ -61,7 +61,6 @@ const ClassRules k_yunikorn_class_rules{
     .shown = shown,
     .cell = cell,
     .notes = notes,
-    .level = nullptr,
     .victim_note = victim_note,
 };
 
