@@ -88,8 +88,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   load::LoadOptions opts;
   opts.threads = 1;
   load::load_path(temp_path(), opts, whole, whole_diags);
-  if (digest(std::move(parts), std::move(parts_diags)) !=
-      digest(std::move(whole), std::move(whole_diags))) {
+  const std::string from_parts = digest(std::move(parts), std::move(parts_diags));
+  const std::string from_whole = digest(std::move(whole), std::move(whole_diags));
+  if (from_parts != from_whole) {
+    std::fprintf(stderr, "read in parts:\n%s\nread whole:\n%s\n", from_parts.c_str(),
+                 from_whole.c_str());
     std::abort();
   }
   return 0;

@@ -290,6 +290,19 @@ void read_parts(int fd, const std::string& path, Format format, const DecodeCont
   }
 }
 
+// Copies of one object in two parts are merged or refused by comparing them, which only the
+// one-thread read does: each part knows just its own objects.
+bool repeats_objects(const std::vector<Part>& parts) {
+  for (std::size_t i = 0; i < parts.size(); ++i) {
+    for (std::size_t j = i + 1; j < parts.size(); ++j) {
+      if (parts[i].out.shares_objects_with(parts[j].out)) {
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
 void join(const std::string& path, std::uint64_t first_line, std::vector<Part>& parts,
           DecodeContext& ctx) {
   std::uint64_t line = first_line;
@@ -355,7 +368,7 @@ bool load_list_in_parts(const std::string& path, unsigned threads, DecodeContext
   // a file with errors is read again on one thread, so every message is the same.
   const bool errors =
       std::any_of(parts.begin(), parts.end(), [](const Part& p) { return any_error(p.diags); });
-  all_ok = all_ok && !errors && diags <= k_max_diagnostics_per_file;
+  all_ok = all_ok && !errors && diags <= k_max_diagnostics_per_file && !repeats_objects(parts);
   std::uint64_t last_line = layout->first_line;
   for (const Part& p : parts) {
     last_line += p.newlines + p.gap_newlines;

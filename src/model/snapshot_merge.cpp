@@ -109,8 +109,14 @@ void SnapshotBuilder::append(SnapshotBuilder&& later) {
   append_all(to.m_koordinator.pod_groups, from.m_koordinator.pod_groups);
   add_counts(to.m_skipped, from.m_skipped);
   to.m_merged += from.m_merged;
-  // A copy in another part was decoded already; build() still reports the kinds it checks.
   m_seen.merge(later.m_seen);
+}
+
+bool SnapshotBuilder::shares_objects_with(const SnapshotBuilder& other) const {
+  const auto& small = m_seen.size() <= other.m_seen.size() ? m_seen : other.m_seen;
+  const auto& large = &small == &m_seen ? other.m_seen : m_seen;
+  return std::any_of(small.begin(), small.end(),
+                     [&large](const auto& entry) { return large.contains(entry.first); });
 }
 
 void SnapshotBuilder::shift_lines(const std::string& file, std::uint32_t delta) {

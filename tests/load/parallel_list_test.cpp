@@ -149,6 +149,28 @@ TEST_CASE("an object error in a later part sends the file back to the one-thread
   fs::remove(path);
 }
 
+// Each part knows only its own objects; whether two copies are identical (merged) or differ
+// (an error naming the first) is for the one-thread read to say.
+TEST_CASE("an object repeated in another part sends the file back to the one-thread read",
+          "[load][parallel]") {
+  std::string text = slurp(k_dir + "kubectl-list.yaml");
+  const std::size_t first = text.find("\n- ") + 1;
+  const std::size_t second = text.find("\n- ", first) + 1;
+  const std::string item = text.substr(first, second - first);
+  const std::size_t trailer = text.rfind("\nkind: List") + 1;
+  SECTION("an identical copy") {
+    text.insert(trailer, item);
+  }
+  SECTION("a copy that differs") {
+    std::string changed = item;
+    changed.insert(changed.find("metadata:\n") + 10, "    labels:\n      changed: \"yes\"\n");
+    text.insert(trailer, changed);
+  }
+  const std::string path = write_temp("repeated.yaml", text);
+  CHECK_FALSE(in_parts(path, 4));
+  fs::remove(path);
+}
+
 TEST_CASE("a syntax error or another layout sends the file back to the one-thread read",
           "[load][parallel]") {
   std::string text = slurp(k_dir + "kubectl-list.yaml");

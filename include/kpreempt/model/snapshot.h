@@ -158,6 +158,9 @@ class SnapshotBuilder {
            SourceLoc& first);
   // Undoes see() for an object that turned out not to decode: a later copy is then the first.
   void forget(const std::string& key) { m_seen.erase(key); }
+  // Whether `other` has seen an object this builder has seen too: two parts of one file
+  // holding copies of an object can only be judged (merged or refused) by a one-thread read.
+  [[nodiscard]] bool shares_objects_with(const SnapshotBuilder& other) const;
 
   // Appends what `later` collected as if its objects had followed this builder's (one part of
   // a dump read on another thread); a singleton `later` set replaces this builder's.
