@@ -100,19 +100,6 @@ cache::SnapshotFile load_dump(const InputSpec& spec, std::vector<Diagnostic>& no
   return cache::load_snapshot(cache::plan_load(spec.files, opts, spec.cache), opts, notes);
 }
 
-void refuse_snapshot_files(const std::vector<std::string>& paths, std::string_view command,
-                           std::vector<Diagnostic>& diags) {
-  for (const std::string& path : paths) {
-    if (cache::looks_like_snapshot(path)) {
-      diags.push_back({Severity::error,
-                       {path, 0, 0},
-                       fmt::format("a snapshot file keeps decoded objects, not their text; {} "
-                                   "needs the YAML or JSON the snapshot was made from",
-                                   command)});
-    }
-  }
-}
-
 std::string not_pending_reason(const model::Pod& pod) {
   if (pod.pending()) {
     return {};

@@ -62,15 +62,3 @@ TEST_CASE("a pod bound to a node is refused as a preemptor in the same words eve
         "kpreempt: error: Pod research/notebook-bob is bound to node \"gpu-a100-1\"; a preemptor "
         "is a pending pod (no spec.nodeName)\n");
 }
-
-TEST_CASE("lint says a snapshot file is not a manifest instead of failing on its bytes",
-          "[cli][lint]") {
-  auto kps = std::filesystem::temp_directory_path() / "kpreempt-inputs-lint.kps";
-  REQUIRE(run_cli({"snapshot", "-f", k_demo, "-o", kps.string()}).code == 0);
-  Run r = run_cli({"lint", "-f", kps.string()});
-  CHECK(r.code == 2);
-  CHECK(r.err == kps.string() +
-                     ": error: a snapshot file keeps decoded objects, not their text; lint needs "
-                     "the YAML or JSON the snapshot was made from\n");
-  std::filesystem::remove(kps);
-}

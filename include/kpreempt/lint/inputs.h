@@ -7,6 +7,7 @@
 #include "kpreempt/diag.h"
 #include "kpreempt/lint/lint.h"
 #include "kpreempt/load/scan.h"
+#include "kpreempt/model/snapshot.h"
 
 #include <string>
 #include <vector>
@@ -29,5 +30,9 @@ struct Gathered {
 
 // Reads every -f argument (file, folder or "-"). Never throws for bad input.
 Gathered gather(const std::vector<std::string>& paths, const WalkOptions& opts);
+
+// The objects of a snapshot file's snapshot, written back as the API objects they were
+// decoded from (the fields the model keeps), each positioned where it was read.
+std::vector<load::ScannedObject> snapshot_objects(const model::Snapshot& snapshot);
 
 }  // namespace kpreempt::lint

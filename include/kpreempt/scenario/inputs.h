@@ -44,11 +44,6 @@ LoadedInputs load_inputs(const InputSpec& spec, std::vector<Diagnostic>& diags);
 // apart (`kpreempt snapshot`). Cache problems become warnings in `notes`.
 cache::SnapshotFile load_dump(const InputSpec& spec, std::vector<Diagnostic>& notes);
 
-// Snapshot files among `paths`, for commands that need the manifests' text (lint): a snapshot
-// keeps decoded objects, not the lines they came from. Each one is an error in `diags`.
-void refuse_snapshot_files(const std::vector<std::string>& paths, std::string_view command,
-                           std::vector<Diagnostic>& diags);
-
 // Why `pod` cannot be a preemptor (bound to a node, or finished), or empty when it is pending.
 std::string not_pending_reason(const model::Pod& pod);
 
