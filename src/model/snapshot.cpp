@@ -103,27 +103,37 @@ std::string pod_label(const Pod& p) {
 }
 
 // One warning per kind of partial-dump problem: the first few in full, then a count, so that a
-// dump cut short by a filter does not bury the answer under thousands of lines.
+// dump cut short by a filter does not bury the answer under thousands of lines; and once, the
+// kubectl command that completes the dump.
 class WarningGroup {
  public:
   static constexpr std::size_t k_shown = 3;
 
-  explicit WarningGroup(std::string rest) : m_rest(std::move(rest)) {}
+  // `rest` names the group ("pods on nodes missing from the dump"); `completion` says what
+  // adds the missing objects.
+  WarningGroup(std::string rest, std::string completion)
+      : m_rest(std::move(rest)), m_completion(std::move(completion)) {}
   void add(std::vector<Diagnostic>& diags, const SourceLoc& loc, std::string message) {
     if (++m_count <= k_shown) {
       diags.push_back({Severity::warning, loc, std::move(message)});
     }
   }
-  // "... and 117 more pods on nodes missing from the dump"
+  // "... and 117 more pods on nodes missing from the dump", then the completion.
   void finish(std::vector<Diagnostic>& diags) const {
     if (m_count > k_shown) {
       diags.push_back({Severity::warning, SourceLoc{},
                        fmt::format("... and {} more {}", m_count - k_shown, m_rest)});
     }
+    if (m_count > 0) {
+      diags.push_back(
+          {Severity::warning, SourceLoc{},
+           fmt::format("the dump looks partial ({}: {}): {}", m_rest, m_count, m_completion)});
+    }
   }
 
  private:
   std::string m_rest;
+  std::string m_completion;
   std::size_t m_count = 0;
 };
 
@@ -209,7 +219,8 @@ class PriorityResolver {
   PriorityResolver(const Snapshot& snap, std::vector<Diagnostic>& diags)
       : m_snap(snap),
         m_diags(diags),
-        m_missing("pods whose PriorityClass is missing from the dump") {
+        m_missing("pods whose PriorityClass is missing from the dump",
+                  "`kubectl get priorityclasses -o yaml` adds the classes") {
     // getDefaultPriorityClass: among global defaults, the lowest value wins.
     for (const PriorityClass& c : snap.priority_classes()) {
       if (c.global_default && (m_default == nullptr || c.value < m_default->value)) {
@@ -325,7 +336,8 @@ void index_pod(const Pod& pod, PodId id, const std::unordered_map<std::string, N
 // and the scheduler reads status.disruptionsAllowed as 0.
 void check_pdb_status(const std::vector<PodDisruptionBudget>& pdbs,
                       std::vector<Diagnostic>& diags) {
-  WarningGroup group("PodDisruptionBudgets without status");
+  WarningGroup group("PodDisruptionBudgets without status",
+                     "`kubectl get pdb -A -o yaml` prints them with their status");
   for (const PodDisruptionBudget& b : pdbs) {
     if (!b.has_status) {
       group.add(diags, b.loc,
@@ -424,7 +436,8 @@ Snapshot SnapshotBuilder::build(std::vector<Diagnostic>& diags) && {
   s.m_nominated_to.assign(s.m_nodes.size(), {});
   s.m_facts.assign(s.m_pods.size(), {});
   PriorityResolver resolver(s, diags);
-  WarningGroup missing_nodes("pods on nodes missing from the dump");
+  WarningGroup missing_nodes("pods on nodes missing from the dump",
+                             "`kubectl get nodes -o yaml` adds the nodes");
   for (PodId i = 0; i < s.m_pods.size(); ++i) {
     const Pod& pod = s.m_pods[i];
     PodFacts& facts = s.m_facts[i];

@@ -166,15 +166,21 @@ TEST_CASE("pods on nodes missing from the dump are ignored with one warning grou
             "dump.yaml:9:1: warning: Pod a/q0: node \"n-0\" is not in the dump; pod ignored",
             "dump.yaml:20:1: warning: Pod a/q1: node \"n-1\" is not in the dump; pod ignored",
             "dump.yaml:31:1: warning: Pod a/q2: node \"n-2\" is not in the dump; pod ignored",
-            "kpreempt: warning: ... and 2 more pods on nodes missing from the dump"});
+            "kpreempt: warning: ... and 2 more pods on nodes missing from the dump",
+            "kpreempt: warning: the dump looks partial (pods on nodes missing from the dump: 5): "
+            "`kubectl get nodes -o yaml` adds the nodes"});
   CHECK(l.snapshot.pods_on(0).empty());
 }
 
 TEST_CASE("a pod whose PriorityClass is missing keeps its spec.priority, with a warning",
           "[bad][load]") {
   Loaded l = load(k_node + pod_yaml("p", "  priorityClassName: gone\n"));
-  CHECK(l.diags == std::vector<std::string>{"dump.yaml:9:1: warning: Pod a/p: PriorityClass "
-                                            "\"gone\" is not in the dump; using spec.priority 10"});
+  CHECK(l.diags == std::vector<std::string>{
+                       "dump.yaml:9:1: warning: Pod a/p: PriorityClass \"gone\" is not in the "
+                       "dump; using spec.priority 10",
+                       "kpreempt: warning: the dump looks partial (pods whose PriorityClass is "
+                       "missing from the dump: 1): `kubectl get priorityclasses -o yaml` adds the "
+                       "classes"});
   CHECK(l.snapshot.facts(0).priority == 10);
 }
 
@@ -185,7 +191,9 @@ TEST_CASE("a PodDisruptionBudget without status allows no disruption, with a war
                   "  namespace: a\nspec:\n  selector: {}\n");
   CHECK(l.diags == std::vector<std::string>{
                        "dump.yaml:9:1: warning: PodDisruptionBudget a/b: no status in the dump; "
-                       "it allows no disruption, so every pod it selects counts as a violation"});
+                       "it allows no disruption, so every pod it selects counts as a violation",
+                       "kpreempt: warning: the dump looks partial (PodDisruptionBudgets without "
+                       "status: 1): `kubectl get pdb -A -o yaml` prints them with their status"});
   REQUIRE(l.snapshot.pdbs().size() == 1);
   CHECK(l.snapshot.pdbs()[0].disruptions_allowed == 0);
 }

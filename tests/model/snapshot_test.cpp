@@ -146,7 +146,9 @@ TEST_CASE("an unknown class is an error only without spec.priority", "[model][sn
             "dump.yaml:3:1: error: Pod ns/x: spec.priorityClassName: PriorityClass \"gold\" "
             "not found",
             "dump.yaml:4:1: warning: Pod ns/y: PriorityClass \"gold\" is not in the dump; using "
-            "spec.priority 500"});
+            "spec.priority 500",
+            "kpreempt: warning: the dump looks partial (pods whose PriorityClass is missing from "
+            "the dump: 1): `kubectl get priorityclasses -o yaml` adds the classes"});
   CHECK(s.facts(1).priority == 500);
 }
 
@@ -233,7 +235,9 @@ TEST_CASE("pods are indexed on their nodes in input order", "[model][snapshot]")
   const Snapshot s = std::move(b).build(diags);
   CHECK(formatted(diags) ==
         std::vector<std::string>{"dump.yaml:12:1: warning: Pod ns/lost: node \"n9\" is not in "
-                                 "the dump; pod ignored"});
+                                 "the dump; pod ignored",
+                                 "kpreempt: warning: the dump looks partial (pods on nodes missing "
+                                 "from the dump: 1): `kubectl get nodes -o yaml` adds the nodes"});
   REQUIRE(s.find_node("n2") == NodeId{1});
   CHECK(std::vector<PodId>(s.pods_on(1).begin(), s.pods_on(1).end()) == std::vector<PodId>{0, 2});
   CHECK(std::vector<PodId>(s.pods_on(0).begin(), s.pods_on(0).end()) == std::vector<PodId>{6});
