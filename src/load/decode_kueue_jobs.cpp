@@ -19,8 +19,12 @@ using PodSets = std::vector<DerivedPodSet>;
 
 constexpr std::int64_t k_mi = 1024 * 1024;
 
-model::Quantity cpu_milli(std::int64_t m) { return model::Quantity::from_milli(m); }
-model::Quantity bytes(std::int64_t b) { return model::Quantity::from_units(b); }
+model::Quantity cpu_milli(std::int64_t m) {
+  return model::Quantity::from_milli(m);
+}
+model::Quantity bytes(std::int64_t b) {
+  return model::Quantity::from_units(b);
+}
 
 // jobset.x-k8s.io JobSet: one pod set per replicatedJob, named after it, of replicas x the
 // Job's min(parallelism, completions) pods (jobset PodSets, podsCount).
@@ -66,8 +70,8 @@ PodSets replica_pod_sets(const Field& spec, const ReplicaKind& k) {
     if (type.empty() || !r.present()) {
       continue;
     }
-    out.push_back(DerivedPodSet{std::string(type), r["replicas"].int32(1),
-                                r["template"]["spec"], r["replicas"]});
+    out.push_back(DerivedPodSet{std::string(type), r["replicas"].int32(1), r["template"]["spec"],
+                                r["replicas"]});
   }
   return out;
 }
@@ -105,11 +109,10 @@ PodSets ray_cluster_pod_sets(const Field& cluster, const model::StringMap& annot
   }
   if (cluster["enableInTreeAutoscaling"].boolean()) {
     Field res = cluster["autoscalerOptions"]["resources"];
-    h.injected.push_back(res.present() ? model::KueueContainer{"autoscaler",
-                                                               res["requests"].resource_list(),
-                                                               res["limits"].resource_list()}
-                                       : fixed_container("autoscaler", 500, 512 * k_mi, 500,
-                                                         512 * k_mi));
+    h.injected.push_back(res.present()
+                             ? model::KueueContainer{"autoscaler", res["requests"].resource_list(),
+                                                     res["limits"].resource_list()}
+                             : fixed_container("autoscaler", 500, 512 * k_mi, 500, 512 * k_mi));
   }
   PodSets out{h};
   cluster["workerGroupSpecs"].each_item([&](const Field& g) {
@@ -163,8 +166,7 @@ void derive_lws(const Field& root, DecodeContext& ctx) {
   PodSets sets;
   if (lwt["leaderTemplate"].present()) {
     sets.push_back(DerivedPodSet{"leader", 1, lwt["leaderTemplate"]["spec"], lwt["size"]});
-    sets.push_back(
-        DerivedPodSet{"worker", size - 1, lwt["workerTemplate"]["spec"], lwt["size"]});
+    sets.push_back(DerivedPodSet{"worker", size - 1, lwt["workerTemplate"]["spec"], lwt["size"]});
   } else {
     sets.push_back(DerivedPodSet{"main", size, lwt["workerTemplate"]["spec"], lwt["size"]});
   }

@@ -133,8 +133,8 @@ TEST_CASE("a LeaderWorkerSet becomes one Workload per group", "[load][kueue][kin
   auto loaded = load_text(fixture("leaderworkerset.yaml"));
   REQUIRE(loaded.messages.empty());
   CHECK(loaded.snapshot.kueue().workloads.size() == 3);
-  for (const char* name : {"leaderworkerset-nginx-leaderworkerset-0",
-                           "leaderworkerset-nginx-leaderworkerset-1"}) {
+  for (const char* name :
+       {"leaderworkerset-nginx-leaderworkerset-0", "leaderworkerset-nginx-leaderworkerset-1"}) {
     CHECK(shape(by_name(loaded.snapshot, name)) == Shape{{"leader", 1}, {"worker", 2}});
   }
   CHECK(shape(by_name(loaded.snapshot, "leaderworkerset-no-leader-0")) == Shape{{"main", 4}});
