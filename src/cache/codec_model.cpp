@@ -208,7 +208,7 @@ void visit(A& a, Workload& v) {
                    v.creation_timestamp, v.annotations, v.queue_name, v.active, v.spec_priority,
                    v.priority_class_name, v.priority_class_source, v.pod_sets,
                    v.admission_cluster_queue, v.assignments, v.conditions, v.reclaimable_pods,
-                   v.derived_from, v.priority_from_pod_class);
+                   v.derived_from, v.what_if, v.owner, v.priority_from_pod_class);
 }
 template <class A>
 void visit(A& a, KueueObjects& v) {

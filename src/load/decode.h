@@ -7,10 +7,12 @@
 
 #include "kpreempt/diag.h"
 #include "kpreempt/load/load.h"
+#include "kpreempt/model/kueue.h"
 #include "kpreempt/model/objects.h"
 #include "kpreempt/model/snapshot.h"
 
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -61,6 +63,36 @@ bool decode_scheduler_config_map(const Field& root, const std::string& ns, const
 
 // Kueue kinds, Namespaces and Kueue-managed Jobs (decode_kueue.cpp dispatches on kind).
 void decode_kueue(const Field& root, DecodeContext& ctx);
+// The Kueue job integrations (decode_kueue_jobs.cpp): JobSet, the Kubeflow training jobs,
+// MPIJob, RayJob, RayCluster and LeaderWorkerSet labelled with a queue become the Workloads
+// Kueue would create; TrainJob and AppWrapper are recognised and said not to be modelled.
+void decode_kueue_job(const Field& root, DecodeContext& ctx);
+
+// One pod set of a Workload derived from a job: its name (lowercased as Kueue does), pod
+// count, the pod template's spec, where the count was read (for errors), and what the
+// job's operator adds to the pods beyond the template.
+struct DerivedPodSet {
+  std::string name;
+  std::int32_t count = 1;
+  Field spec;
+  Field count_at;
+  std::vector<model::KueueContainer> injected{};  // sidecar containers
+  model::ResourceList first_container_floor{};    // raises the first container's requests
+};
+// The value of the object's kueue.x-k8s.io/queue-name label, if any.
+std::optional<std::string> kueue_queue(const Field& root);
+// Adds the pending Workload Kueue would create for `root` (a queue-labelled job), named
+// <lowercase kind>-<stem>, with `pod_sets` in order; its PriorityClass is `priority_class`
+// when given, else the first pod set's template class (the WorkloadPriorityClass label wins).
+void add_derived_workload(const Field& root, const std::string& stem,
+                          const std::vector<DerivedPodSet>& pod_sets,
+                          const std::optional<std::string>& priority_class, DecodeContext& ctx);
+// Decodes what Kueue reads of a pod template's spec into `ps`.
+void decode_pod_template(const Field& spec, model::KueuePodSet& ps);
+// Raises `resource` in `requests` to at least `floor` (Kueue's MergeResourceListKeepMax).
+void raise_request(model::ResourceList& requests, const std::string& resource,
+                   model::Quantity floor);
+
 // Deployments, ReplicaSets, StatefulSets and CronJobs: with derive_pods, the pods their
 // controller would create; otherwise counted as skipped (decode_controllers.cpp).
 void decode_controller(const Field& root, DecodeContext& ctx);

@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 // Decoders for the Kueue kinds (kueue.x-k8s.io v1beta1, plus the v1beta2 spellings of newer
 // dumps), core Namespaces (for namespaceSelector) and batch/v1 Jobs labelled with a Kueue
-// queue, which become the pending Workload Kueue would create for them.
+// queue, which become the pending Workload Kueue would create for them; add_derived_workload is
+// the path every job integration's Workload takes (decode_kueue_jobs.cpp for the other kinds).
 #include "load/decode.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 
 namespace kpreempt::load {
 namespace {
@@ -143,6 +145,8 @@ model::KueueContainer decode_container(const Field& c) {
                                c["resources"]["limits"].resource_list()};
 }
 
+}  // namespace
+
 // The parts of a pod template Kueue reads: requests for quota, scheduling constraints for
 // matching ResourceFlavors.
 void decode_pod_template(const Field& spec, model::KueuePodSet& ps) {
@@ -161,6 +165,8 @@ void decode_pod_template(const Field& spec, model::KueuePodSet& ps) {
   spec["tolerations"].each_item(
       [&](const Field& t) { ps.tolerations.push_back(decode_toleration(t)); });
 }
+
+namespace {
 
 model::KueuePodSet decode_pod_set(const Field& f) {
   model::KueuePodSet ps;
@@ -213,6 +219,11 @@ void decode_workload(const Field& root, DecodeContext& ctx) {
   w.uid = root["metadata"]["uid"].str();
   w.creation_timestamp = root["metadata"]["creationTimestamp"].time();
   w.annotations = root["metadata"]["annotations"].string_map();
+  root["metadata"]["ownerReferences"].each_item([&](const Field& o) {
+    if (o["controller"].boolean()) {
+      w.owner = model::ObjectRef{o["kind"].str(), w.namespace_, o["name"].str()};
+    }
+  });
   Field spec = root["spec"];
   w.queue_name = spec["queueName"].str();
   w.active = spec["active"].boolean(true);
@@ -224,8 +235,7 @@ void decode_workload(const Field& root, DecodeContext& ctx) {
 }
 
 // Kueue's Job integration (pkg/controller/jobs/job): one pod set "main" of
-// min(parallelism, completions) pods; the priority comes from the WorkloadPriorityClass
-// label, else from the template's PriorityClass.
+// min(parallelism, completions) pods.
 std::int32_t job_pod_count(const Field& spec) {
   std::int32_t count = spec["parallelism"].int32(1);
   std::optional<std::int32_t> completions = spec["completions"].opt_int32();
@@ -235,8 +245,10 @@ std::int32_t job_pod_count(const Field& spec) {
   return count;
 }
 
-void job_priority(const model::StringMap& labels, const Field& pod_spec, DecodeContext& ctx,
-                  model::Workload& w) {
+// jobframework ExtractPriority: the WorkloadPriorityClass label wins; else the PriorityClass
+// `pod_class` names (resolved at snapshot build, when every class is read).
+void kueue_priority(const model::StringMap& labels, const std::string& pod_class,
+                    DecodeContext& ctx, model::Workload& w) {
   if (const std::string* wpc = model::find(labels, model::k_kueue_priority_label)) {
     w.priority_class_name = *wpc;
     w.priority_class_source = model::k_wpc_source;
@@ -246,41 +258,104 @@ void job_priority(const model::StringMap& labels, const Field& pod_spec, DecodeC
     }
     return;
   }
-  w.priority_class_name = pod_spec["priorityClassName"].str();
-  w.priority_class_source = w.priority_class_name.empty() ? "" : std::string(model::k_pc_source);
+  w.priority_class_name = pod_class;
+  w.priority_class_source = pod_class.empty() ? "" : std::string(model::k_pc_source);
   w.priority_from_pod_class = true;
 }
 
+std::string lowercase(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return s;
+}
+
+model::KueuePodSet build_pod_set(const DerivedPodSet& d) {
+  model::KueuePodSet ps;
+  ps.name = lowercase(d.name);  // kueue.NewPodSetReference
+  ps.count = d.count;
+  decode_pod_template(d.spec, ps);
+  if (!ps.containers.empty()) {
+    for (const auto& [resource, floor] : d.first_container_floor) {
+      raise_request(ps.containers[0].requests, resource, floor);
+    }
+  }
+  ps.containers.insert(ps.containers.end(), d.injected.begin(), d.injected.end());
+  if (std::string limit = model::pod_set_limit_error(ps, ps.count); !limit.empty()) {
+    d.count_at.fail("total requests out of range: " + limit);
+  }
+  return ps;
+}
+
 void decode_job(const Field& root, DecodeContext& ctx) {
-  model::StringMap labels = root["metadata"]["labels"].string_map();
-  const std::string* queue = model::find(labels, model::k_kueue_queue_label);
-  if (queue == nullptr) {
+  if (!kueue_queue(root)) {
     ctx.out.count_skipped("Job");  // not managed by Kueue
     return;
   }
-  model::Workload w;
-  w.namespace_ = object_namespace(root);
-  std::string job_name = object_name(root);
-  w.name = "job-" + job_name;  // Kueue adds a hash suffix; the prefix is enough offline
-  w.uid = root["metadata"]["uid"].str();
-  w.creation_timestamp = root["metadata"]["creationTimestamp"].time();
-  w.queue_name = *queue;
   Field spec = root["spec"];
-  Field pod_spec = spec["template"]["spec"];
-  model::KueuePodSet ps;
-  ps.count = job_pod_count(spec);
-  decode_pod_template(pod_spec, ps);
-  if (std::string limit = model::pod_set_limit_error(ps, ps.count); !limit.empty()) {
-    spec["parallelism"].fail("total requests out of range: " + limit);
-  }
-  w.pod_sets.push_back(std::move(ps));
-  job_priority(labels, pod_spec, ctx, w);
-  w.derived_from = model::ObjectRef{"Job", w.namespace_, job_name};
-  w.loc = root.loc();
-  ctx.out.kueue().workloads.push_back(std::move(w));
+  add_derived_workload(
+      root, object_name(root),
+      {DerivedPodSet{"main", job_pod_count(spec), spec["template"]["spec"], spec["parallelism"]}},
+      std::nullopt, ctx);
 }
 
 }  // namespace
+
+void raise_request(model::ResourceList& requests, const std::string& resource,
+                   model::Quantity floor) {
+  for (auto& [name, q] : requests) {
+    if (name == resource) {
+      q = std::max(q, floor);
+      return;
+    }
+  }
+  requests.emplace_back(resource, floor);
+}
+
+std::optional<std::string> kueue_queue(const Field& root) {
+  model::StringMap labels = root["metadata"]["labels"].string_map();
+  if (const std::string* queue = model::find(labels, model::k_kueue_queue_label)) {
+    return *queue;
+  }
+  return std::nullopt;
+}
+
+// The one path every integration's Workload takes (jobframework NewWorkload + priority):
+// named <lowercase kind>-<stem> as GetWorkloadNameForOwnerWithGVK names it, less the hash
+// suffix, which needs the object's UID and is left out offline.
+void add_derived_workload(const Field& root, const std::string& stem,
+                          const std::vector<DerivedPodSet>& pod_sets,
+                          const std::optional<std::string>& priority_class, DecodeContext& ctx) {
+  model::StringMap labels = root["metadata"]["labels"].string_map();
+  const std::string kind = root["kind"].str();
+  model::Workload w;
+  w.namespace_ = object_namespace(root);
+  w.name = lowercase(kind) + "-" + stem;
+  w.uid = root["metadata"]["uid"].str();
+  w.creation_timestamp = root["metadata"]["creationTimestamp"].time();
+  if (const std::string* queue = model::find(labels, model::k_kueue_queue_label)) {
+    w.queue_name = *queue;
+  }
+  for (const DerivedPodSet& d : pod_sets) {
+    w.pod_sets.push_back(build_pod_set(d));
+  }
+  // Without a class of its own, the first pod set whose template names a PriorityClass
+  // (jobframework extractPriorityFromPodSets).
+  std::string pod_class;
+  if (priority_class) {
+    pod_class = *priority_class;
+  } else {
+    for (const DerivedPodSet& d : pod_sets) {
+      if (pod_class = d.spec["priorityClassName"].str(); !pod_class.empty()) {
+        break;
+      }
+    }
+  }
+  kueue_priority(labels, pod_class, ctx, w);
+  w.derived_from = model::ObjectRef{kind, w.namespace_, object_name(root)};
+  w.what_if = ctx.derive_pods;
+  w.loc = root.loc();
+  ctx.out.kueue().workloads.push_back(std::move(w));
+}
 
 // One entry point for every kind of the family, chosen by `kind`, so the kinds table needs
 // a single declaration.

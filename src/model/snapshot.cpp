@@ -417,6 +417,29 @@ void resolve_workload_class_priorities(const Snapshot& s, KueueObjects& kueue) {
   }
 }
 
+// Kueue makes one Workload for each object it manages and owns it by that object. A dump
+// taken after Kueue saw an object holds that Workload already, admitted or pending, so the
+// Workload kpreempt derives from the same object (a Job, JobSet, ... read from the dump) is
+// dropped: the rule is that a derived Workload gives way to any Workload whose controller
+// owner reference names its source (kind, namespace, name). What-if Workloads from
+// --pod-file are kept: they ask about the object as it is written.
+void drop_derived_duplicates(KueueObjects& kueue) {
+  std::vector<ObjectRef> owners;
+  for (const Workload& w : kueue.workloads) {
+    if (w.owner) {
+      owners.push_back(*w.owner);
+    }
+  }
+  if (owners.empty()) {
+    return;
+  }
+  std::sort(owners.begin(), owners.end());
+  std::erase_if(kueue.workloads, [&](const Workload& w) {
+    return w.derived_from && !w.what_if &&
+           std::binary_search(owners.begin(), owners.end(), *w.derived_from);
+  });
+}
+
 }  // namespace
 
 Snapshot SnapshotBuilder::build(std::vector<Diagnostic>& diags) && {
@@ -425,6 +448,7 @@ Snapshot SnapshotBuilder::build(std::vector<Diagnostic>& diags) && {
   drop_all_duplicates(s.m_nodes, s.m_classes, s.m_pods, s.m_pdbs, diags);
   check_class_values(s.m_classes, diags);
   s.m_koordinator.check_quota_parents(diags);
+  drop_derived_duplicates(s.m_kueue);
   resolve_workload_class_priorities(s, s.m_kueue);
   s.m_node_index.clear();
   s.m_pod_index.clear();

@@ -57,3 +57,19 @@ TEST_CASE("a bad pod template in --pod-file names the template field", "[manifes
         "testdata/cli/manifests/bad-template.yaml:14:18: error: Deployment team-a/web: "
         "spec.template.spec.containers[0].resources.requests.cpu: \"1.5.0\" is not a quantity\n");
 }
+
+TEST_CASE("a queue-labelled JobSet in --pod-file is explained as the Workload Kueue makes",
+          "[manifest][kinds]") {
+  Run r = kpreempt::test::run_binary(
+      "explain -f testdata/cli/kueue-jobs/cluster.yaml --now 2026-01-02T00:00:00Z "
+      "--policy kueue --pod-file testdata/cli/kueue-jobs/jobset.yaml",
+      true);
+  INFO(r.out);
+  REQUIRE(r.code == 0);
+  CHECK(count(r.out, "team-a/jobset-sleep-job") >= 1);
+  CHECK(count(r.out, "JobSet/team-a/sleep-job") >= 1);
+  // 3 cpu wanted, 2 free: the lower-priority Workload goes. The Job it was made for is in
+  // the dump too, and is not counted a second time.
+  CHECK(count(r.out, "job-batch-low-1a2b3") >= 1);
+  CHECK(count(r.out, "Workload team-a/job-batch-low ") == 0);
+}

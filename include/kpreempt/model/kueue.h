@@ -142,9 +142,14 @@ struct Workload {
   std::vector<KueuePodSetAssignment> assignments;
   std::vector<KueueCondition> conditions;
   std::vector<std::pair<std::string, std::int32_t>> reclaimable_pods;
-  // Set when the Workload was derived from another object (a batch/v1 Job labelled with a
-  // queue name): what it came from. `loc` then points at that object.
+  // Set when the Workload was derived from another object (a Job, JobSet, PyTorchJob, ...
+  // labelled with a queue name): what it came from. `loc` then points at that object.
   std::optional<ObjectRef> derived_from;
+  // A derived Workload read from a --pod-file what-if rather than from the dump.
+  bool what_if = false;
+  // A dumped Workload's controller owner (metadata.ownerReferences with controller: true),
+  // in the Workload's namespace: the object Kueue made it for.
+  std::optional<ObjectRef> owner;
   // A derived Workload whose priority still has to come from a PriorityClass, resolved
   // against the snapshot by effective_priority().
   bool priority_from_pod_class = false;
