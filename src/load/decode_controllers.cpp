@@ -28,6 +28,7 @@ enum class Identity { none, stateful_set, indexed_job, job };
 struct Derived {
   std::string owner_kind, owner_name, prefix;
   Identity identity = Identity::none;
+  std::string kueue_queue = {};  // set on every pod's labels when not empty
 };
 
 // The manifest as messages name it ("Deployment team-a/web") and its namespace.
@@ -101,6 +102,9 @@ void add_pods(const Field& tmpl, const Manifest& m, const Derived& d, std::int32
   proto.creation_timestamp.reset();
   proto.deletion_timestamp.reset();
   proto.phase = "Pending";
+  if (!d.kueue_queue.empty()) {
+    set_entry(proto.labels, model::k_kueue_queue_label, d.kueue_queue);
+  }
   for (std::int32_t i = 0; i < count; ++i) {
     model::Pod p = proto;
     p.name = d.prefix + std::to_string(i);
@@ -189,6 +193,15 @@ void decode_controller(const Field& root, DecodeContext& ctx) {
   }
   Field replicas = spec["replicas"];
   std::int32_t count = replica_count(replicas);
+  const std::optional<std::string> queue = kueue_queue(root);
+  if (queue && kind == "StatefulSet" && count > 0) {
+    // Kueue's StatefulSet integration (pkg/controller/jobs/statefulset) makes the replicas one
+    // pod group, admitted as a single Workload.
+    add_derived_workload(root, name,
+                         {DerivedPodSet{"main", count, spec["template"]["spec"], replicas}},
+                         std::nullopt, ctx);
+    return;
+  }
   Derived d;
   if (kind == "StatefulSet") {
     d = Derived{kind, name, name + "-", Identity::stateful_set};
@@ -196,6 +209,9 @@ void decode_controller(const Field& root, DecodeContext& ctx) {
     // A Deployment's pods belong to the ReplicaSet it creates, <name>-<pod-template-hash>.
     std::string rs = fmt::format("{}-{}", name, k_synthetic);
     d = Derived{"ReplicaSet", rs, rs + "-", Identity::none};
+    // Kueue's Deployment webhook copies the queue label into the pod template: each pod is
+    // then a one-pod Workload of the plain-pod integration.
+    d.kueue_queue = queue.value_or("");
   } else {
     d = Derived{kind, name, fmt::format("{}-{}-", name, k_synthetic), Identity::none};
   }

@@ -9,6 +9,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <fstream>
+#include <sstream>
 #include <string>
 
 namespace kpreempt::load {
@@ -409,6 +411,45 @@ spec:
 )");
   REQUIRE(d.messages.empty());
   CHECK(names(d) == std::vector<std::string>{"default/solo", "default/db-0", "default/db-1"});
+}
+
+// Kueue's StatefulSet and Deployment integrations, on manifests shaped after Kueue's site
+// examples.
+std::string kueue_fixture(const std::string& name) {
+  std::ifstream in(std::string(KPREEMPT_TESTDATA) + "/load/kueue-jobs/" + name, std::ios::binary);
+  std::ostringstream out;
+  out << in.rdbuf();
+  return out.str();
+}
+
+TEST_CASE("a queue-labelled StatefulSet is one pod group: a single Workload of its replicas",
+          "[load][kueue][kinds]") {
+  const std::string classes =
+      "apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: low}\n"
+      "value: 10\n---\n";
+  Derived d = derive(classes + kueue_fixture("statefulset.yaml"));
+  REQUIRE(d.messages.empty());
+  REQUIRE(d.snapshot.kueue().workloads.size() == 1);
+  const model::Workload& w = d.snapshot.kueue().workloads[0];
+  CHECK(w.name == "statefulset-nginx-statefulset");
+  CHECK(w.queue_name == "user-queue");
+  REQUIRE(w.pod_sets.size() == 1);
+  CHECK(w.pod_sets[0].count == 3);
+  CHECK(w.priority == 10);
+  CHECK(d.snapshot.pods().empty());
+}
+
+TEST_CASE("a queue-labelled Deployment's pods carry the queue: each is a one-pod Workload",
+          "[load][kueue][kinds]") {
+  Derived d = derive(kueue_fixture("deployment.yaml"));
+  REQUIRE(d.messages.empty());
+  REQUIRE(d.snapshot.pods().size() == 2);
+  for (const model::Pod& p : d.snapshot.pods()) {
+    const std::string* queue = model::find(p.labels, model::k_kueue_queue_label);
+    REQUIRE(queue != nullptr);
+    CHECK(*queue == "user-queue");
+  }
+  CHECK(d.snapshot.kueue().workloads.empty());
 }
 
 }  // namespace kpreempt::load
