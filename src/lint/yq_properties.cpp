@@ -24,8 +24,11 @@ const std::vector<std::string_view> k_known = {"application.sort.policy",
                                                "priority.offset",
                                                "preemption.policy",
                                                "preemption.delay",
-                                               "quota.preemption.delay",
-                                               "preemption.quota.delay"};  // v1.8 spelling
+                                               "preemption.quota.delay"};  // v1.8
+
+// YuniKorn's quota preemption guide writes the key this way; yunikorn-core v1.8.0 reads
+// preemption.quota.delay (configs.QuotaPreemptionDelay) and skips this one.
+constexpr std::string_view k_guide_spelling = "quota.preemption.delay";
 
 std::string lower(std::string_view s) {
   std::string out(s);
@@ -80,8 +83,7 @@ void check_yq002(const Context& c, Report& r) {
       }
       return;
     }
-    if (p.key() != "preemption.delay" && p.key() != "quota.preemption.delay" &&
-        p.key() != "preemption.quota.delay") {
+    if (p.key() != "preemption.delay" && p.key() != "preemption.quota.delay") {
       return;
     }
     const auto d = model::go::parse_duration(p.text());
@@ -98,6 +100,14 @@ void check_yq002(const Context& c, Report& r) {
 void check_yq003(const Context& c, Report& r) {
   each_property(c, [&](const QueueVisit& q, const Node& p) {
     if (std::find(k_known.begin(), k_known.end(), p.key()) != k_known.end()) {
+      return;
+    }
+    if (p.key() == k_guide_spelling) {
+      r.add(q.object(), p,
+            fmt::format("{} is how YuniKorn's quota preemption guide spells it, but the scheduler "
+                        "reads preemption.quota.delay and skips this key: quota preemption stays "
+                        "off for the queue",
+                        quote(p.key())));
       return;
     }
     std::string hint = closest(p.key(), k_known);
@@ -127,8 +137,7 @@ void check_yq005(const Context& c, Report& r) {
         guaranteed = guaranteed || q.queue["resources"]["guaranteed"].size() > 0;
         for (const Node& props : property_maps(q.queue)) {
           for (const Node& p : props.children()) {
-            quota_preemption = quota_preemption || p.key() == "quota.preemption.delay" ||
-                               p.key() == "preemption.quota.delay";
+            quota_preemption = quota_preemption || p.key() == "preemption.quota.delay";
             if (!preemption_prop.exists() && p.key().starts_with("preemption.") &&
                 p.key() != "preemption.quota.delay") {
               preemption_prop = p;
