@@ -179,7 +179,7 @@ constexpr CodeInfo k_codes[] = {
     {Code::queue_headroom, "queue-headroom", SubjectKind::none,
      "The ask's queue has no headroom left."},
     {Code::required_node, "required-node", SubjectKind::none,
-     "A DaemonSet pod: never a general preemption victim."},
+     "A DaemonSet pod: never a general or quota preemption victim."},
     {Code::rejected_by_placement, "rejected-by-placement", SubjectKind::none,
      "The placement rule rejected the application."},
     {Code::above_max_priority_threshold, "above-max-priority-threshold", SubjectKind::none,
@@ -258,7 +258,8 @@ constexpr CodeInfo k_codes[] = {
     {Code::resource_not_covered, "resource-not-covered", SubjectKind::none,
      "The ClusterQueue does not cover a requested resource."},
     {Code::no_common_resource, "no-common-resource", SubjectKind::none,
-     "The workload and the queue share no resource."},
+     "It shares no resource with what is asked for: the queue's quota, the ask, or the excess "
+     "quota preemption must free."},
     {Code::no_cluster_queue, "no-cluster-queue", SubjectKind::none,
      "The LocalQueue points to a ClusterQueue that does not exist."},
     {Code::no_local_queue, "no-local-queue", SubjectKind::none,
@@ -314,8 +315,18 @@ constexpr CodeInfo k_codes[] = {
      "An in-place resize makes the pod count other requests than its spec names."},
     {Code::config_rejected, "config-rejected", SubjectKind::none,
      "The selected release rejects the queue configuration as a whole."},
-    {Code::quota_preemption, "quota-preemption", SubjectKind::none,
-     "Quota preemption would evict it if a lowered max fired; never a victim of this pod."},
+    {Code::quota_preemption, "quota-preemption", SubjectKind::queue,
+     "Quota preemption of the named queue would evict it once the queue's lowered max is "
+     "enforced after its delay; never a victim of the pending pod."},
+    {Code::larger_than_excess, "larger-than-excess", SubjectKind::none,
+     "It asks for more of some resource than quota preemption must free, so it is skipped."},
+    {Code::would_fire_if_reduced, "would-fire-if-reduced", SubjectKind::none,
+     "The queue uses more than its max and has a quota preemption delay: its pods are evicted "
+     "once a config reload that lowered the max (or set the delay) is older than the delay, a "
+     "reload a dump cannot show."},
+    {Code::no_pending_ask, "no-pending-ask", SubjectKind::none,
+     "YuniKorn v1.8 checks a queue for quota preemption only in a scheduling cycle with a "
+     "pending request at or below it, and the dump shows none."},
 };
 
 constexpr CriterionInfo k_criteria[] = {

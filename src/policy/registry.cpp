@@ -20,7 +20,8 @@ bool always(const model::Snapshot& /*snap*/, model::PodId /*preemptor*/) {
   return true;
 }
 
-// The keys each policy reads (default.cpp, toleration.cpp, koordinator/args.cpp).
+// The keys each policy reads (default.cpp, toleration.cpp, koordinator/args.cpp,
+// yunikorn/report.h).
 constexpr std::array<std::string_view, 2> k_default_keys{
     "DefaultPreemption.minCandidateNodesAbsolute", "DefaultPreemption.minCandidateNodesPercentage"};
 constexpr std::array<std::string_view, 2> k_toleration_keys{
@@ -31,6 +32,7 @@ constexpr std::array<std::string_view, 7> k_koordinator_keys{
     "ElasticQuota.enableCheckParentQuota", "ElasticQuota.enableMinQuotaScale",
     "ElasticQuota.defaultQuotaGroupMax.*", "ElasticQuota.systemQuotaGroupMax.*",
     "Coscheduling.enablePreemption"};
+constexpr std::array<std::string_view, 1> k_yunikorn_keys{"YuniKorn.quotaPreemption"};
 constexpr std::span<const std::string_view> k_no_keys;
 
 // The release lines each policy models, oldest first: the last is the default.
@@ -73,7 +75,7 @@ constexpr std::array k_policies{
           k_kueue_lines, "Kueue", decide_kueue, kueue_applies, true, k_no_keys,
           &k_quota_class_rules, Scheduler::kueue, k_no_gates},
     Entry{"yunikorn", "Apache YuniKorn queue-guarantee preemption (the seven laws)",
-          k_yunikorn_lines, "YuniKorn", decide_yunikorn, yunikorn_applies, false, k_no_keys,
+          k_yunikorn_lines, "YuniKorn", decide_yunikorn, yunikorn_applies, false, k_yunikorn_keys,
           &k_yunikorn_class_rules, Scheduler::yunikorn, k_no_gates},
 };
 

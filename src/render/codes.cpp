@@ -34,6 +34,8 @@ std::string_view subject_word(policy::SubjectKind kind) {
       return "SCHEDULER";
     case policy::SubjectKind::gates:
       return "GATE,...";
+    case policy::SubjectKind::queue:
+      return "QUEUE";
   }
   return "";
 }

@@ -168,6 +168,9 @@ enum class Code : std::uint8_t {
   resize_effective_requests,
   config_rejected,
   quota_preemption,
+  larger_than_excess,
+  would_fire_if_reduced,
+  no_pending_ask,
 };
 
 // What a code is about; printed after the code's name and a colon.
@@ -182,6 +185,7 @@ enum class SubjectKind : std::uint8_t {
   time,       // an RFC 3339 instant
   scheduler,  // a spec.schedulerName
   gates,      // scheduling gate names, comma separated
+  queue,      // a YuniKorn queue path: root.a.b
 };
 
 struct CodeInfo {

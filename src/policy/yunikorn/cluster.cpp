@@ -185,7 +185,17 @@ Cluster::Rules rules_for(ReleaseLine line) {
   if (line.unset() || line >= ReleaseLine{1, 8}) {
     return {};
   }
-  return {.resource_wise = false, .pod_level_hugepages = false, .newer_config_keys = false};
+  return {.resource_wise = false,
+          .pod_level_hugepages = false,
+          .newer_config_keys = false,
+          .quota_preemption = false};
+}
+
+int allocation_type(const YkPod& p) {
+  if (p.originator) {
+    return 3;  // wins over opted out
+  }
+  return p.allow_preempt_self ? 1 : 2;
 }
 
 Cluster build_cluster(const model::Snapshot& snap, model::PodId preemptor, ReleaseLine line) {

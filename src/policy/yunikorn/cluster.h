@@ -48,12 +48,14 @@ struct Cluster {
   const model::Snapshot& snap;
   bool has_config = false;
   bool preemption_enabled = true;
+  bool quota_preemption_enabled = false;  // preemption.quotapreemptionenabled (v1.8)
   struct Rules {
     // YUNIKORN-3113 (v1.8): queue tests look only at the ask's resources, and a victim must
     // fit the ask queue's remaining guarantee.
     bool resource_wise = true;
     bool pod_level_hugepages = true;  // component-helpers v0.34 (v1.8) vs v0.32 (v1.7)
     bool newer_config_keys = true;    // quotapreemptionenabled, usergroupresolver (v1.8)
+    bool quota_preemption = true;     // quota_preemptor.go exists (v1.8)
   } rules;
   std::vector<QueueInfo> queues;         // index 0 is root
   ORes root_max;                         // sum of node allocatable
@@ -80,5 +82,10 @@ bool priority_fence(const model::YkQueue& q);
 std::int32_t priority_offset(const model::YkQueue& q);
 // preemption.delay in nanoseconds: a Go duration > 0, else 30s.
 std::int64_t preemption_delay_ns(const model::YkQueue& q);
+// preemption.quota.delay in nanoseconds (v1.8): a Go duration > 0, else 0 (quota preemption off).
+std::int64_t quota_delay_ns(const model::YkQueue& q);
+
+// SortAllocations' first key (preemption_utilities.go): regular 1, opted out 2, originator 3.
+int allocation_type(const YkPod& p);
 
 }  // namespace kpreempt::policy::yunikorn

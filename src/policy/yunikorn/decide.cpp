@@ -124,6 +124,7 @@ std::vector<model::NodeId> by_name(const model::Snapshot& snap) {
 }  // namespace
 
 Decision decide_yunikorn(const Input& in) {
+  const QuotaView quota = quota_view(in.args);  // a bad value fails whatever the pod
   Decision d;
   d.policy = "yunikorn";
   if (in.preemptor == model::k_none) {
@@ -153,6 +154,7 @@ Decision decide_yunikorn(const Input& in) {
   }
   d.warnings = c.warnings;
   add_report(c, t, in.preemptor, d);
+  add_quota_preemption(c, quota, d);
   return d;
 }
 

@@ -127,13 +127,6 @@ void trim(const Cluster& c, model::PodId ask, Trace& t) {
   t.detail = "";
 }
 
-int required_class(const YkPod& p) {
-  if (p.originator) {
-    return 3;
-  }
-  return p.allow_preempt_self ? 1 : 2;
-}
-
 bool covers(const Res& total, const Res& ask) {
   return std::all_of(ask.begin(), ask.end(),
                      [&](const auto& e) { return get(total, e.first) >= e.second; });
@@ -195,8 +188,8 @@ void required_node_preemption(const Cluster& c, const common::Filters& f, model:
   std::stable_sort(cands.begin(), cands.end(), [&](model::PodId x, model::PodId y) {
     const YkPod& px = c.pods[x];
     const YkPod& py = c.pods[y];
-    if (required_class(px) != required_class(py)) {
-      return required_class(px) < required_class(py);
+    if (allocation_type(px) != allocation_type(py)) {
+      return allocation_type(px) < allocation_type(py);
     }
     if (px.priority != py.priority) {
       return px.priority < py.priority;

@@ -336,6 +336,7 @@ void apply_tags(Cluster& c, std::uint32_t q, const AppTags& t) {
 void load_queues(Cluster& c) {
   const model::YkPartition& p = partition_of(c, true);
   c.preemption_enabled = p.preemption_enabled;
+  c.quota_preemption_enabled = p.quota_preemption_enabled;
   if (!c.rules.newer_config_keys && !p.newer_keys.empty()) {
     const SourceLoc& at = p.newer_keys.front();
     c.warnings.push_back(fmt::format(
@@ -400,6 +401,12 @@ std::int64_t preemption_delay_ns(const model::YkQueue& q) {
   // time.ParseDuration; upstream logs a failure (an overflow too) and keeps the default.
   const auto d = model::go::parse_duration(property(q, "preemption.delay"));
   return d && d.value > 0 ? d.value : k_default;
+}
+
+std::int64_t quota_delay_ns(const model::YkQueue& q) {
+  // convertDelay with DefaultQuotaPreemptionDelay 0; unlike preemption.delay, parents use it too.
+  const auto d = model::go::parse_duration(property(q, "preemption.quota.delay"));
+  return d && d.value > 0 ? d.value : 0;
 }
 
 }  // namespace kpreempt::policy::yunikorn

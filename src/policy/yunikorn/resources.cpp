@@ -237,4 +237,26 @@ bool victim_over(const Res& ask, const ORes& r) {
                      [&](const auto& e) { return has(*r, e.first) && get(*r, e.first) < 0; });
 }
 
+bool greater_only_existing(const Res& r, const Res& smaller, bool or_equal) {
+  bool shared = false;
+  bool differs = false;
+  for (const auto& [k, v] : r) {
+    if (!has(smaller, k)) {
+      continue;
+    }
+    shared = true;
+    if (get(smaller, k) > v) {
+      return false;
+    }
+    differs = differs || get(smaller, k) != v;
+  }
+  if (smaller.empty() && !r.empty()) {
+    return std::all_of(r.begin(), r.end(), [](const auto& e) { return e.second > 0; });
+  }
+  if (shared) {
+    return or_equal || differs;
+  }
+  return !r.empty() && !smaller.empty();
+}
+
 }  // namespace kpreempt::policy::yunikorn

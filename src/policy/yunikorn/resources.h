@@ -41,6 +41,11 @@ bool fits_actual(const ORes& a, const Res& x);    // FitInActual: a defined, sha
 bool ask_under(const Res& ask, const ORes& r);    // r defined, ask keys in r all >= 0
 bool victim_over(const Res& ask, const ORes& r);  // r none, or an ask key in r < 0
 
+// StrictlyGreaterThanOnlyExisting / ...OrEqualsOnlyExisting, called on `r`: on the keys both
+// have, smaller[k] <= r[k] (and, without or_equal, one of them differing); an empty `smaller`
+// needs every value of r > 0; disjoint non-empty maps pass; an empty `r` never does.
+bool greater_only_existing(const Res& r, const Res& smaller, bool or_equal);
+
 // "vcore 2000m, memory 1Gi, pods 1" style for people.
 std::string to_string(const ORes& r);
 
