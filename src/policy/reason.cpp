@@ -270,6 +270,8 @@ constexpr CodeInfo k_codes[] = {
      "The ClusterQueue's namespaceSelector does not match the namespace."},
     {Code::not_kueue_managed, "not-kueue-managed", SubjectKind::none,
      "The pod carries no kueue.x-k8s.io/queue-name label."},
+    {Code::pod_group_incomplete, "pod-group-incomplete", SubjectKind::none,
+     "Kueue makes a pod group's Workload only once every pod of the group exists."},
     {Code::invalid_resources, "invalid-resources", SubjectKind::none,
      "The workload's resources are invalid."},
     {Code::prefilter_over_max, "prefilter:over-max", SubjectKind::none,

@@ -73,3 +73,26 @@ TEST_CASE("a queue-labelled JobSet in --pod-file is explained as the Workload Ku
   CHECK(count(r.out, "job-batch-low-1a2b3") >= 1);
   CHECK(count(r.out, "Workload team-a/job-batch-low ") == 0);
 }
+
+TEST_CASE("pods of a Kueue pod group in --pod-file are admitted as the group's one Workload",
+          "[manifest][kinds]") {
+  Run r = kpreempt::test::run_binary(
+      "explain -f testdata/cli/kueue-jobs/cluster.yaml --now 2026-01-02T00:00:00Z "
+      "--policy kueue --pod-file testdata/cli/kueue-jobs/pod-group.yaml -o json",
+      false);
+  INFO(r.out);
+  REQUIRE(r.code == 0);
+  // Each member is explained, each as the whole group: 2 cpu on top of the 2 in use.
+  CHECK(count(r.out, "\"summary\": \"Workload/team-a/sample-group (from Pod/team-a/sample-") == 2);
+  CHECK(count(r.out, "\"usageAfter\": 4000") == 2);
+}
+
+TEST_CASE("a pod group short of its total count gets no Workload yet", "[manifest][kinds]") {
+  Run r = kpreempt::test::run_binary(
+      "explain -f testdata/cli/kueue-jobs/cluster.yaml --now 2026-01-02T00:00:00Z "
+      "--policy kueue --pod-file testdata/cli/kueue-jobs/pod-group-incomplete.yaml",
+      false);
+  INFO(r.out);
+  REQUIRE(r.code == 0);
+  CHECK(count(r.out, "pod group team-a/sample-group has 2 of its 3 pods") == 2);
+}

@@ -146,6 +146,7 @@ enum class Code : std::uint8_t {
   local_queue_stopped,
   namespace_mismatch,
   not_kueue_managed,
+  pod_group_incomplete,
   invalid_resources,
   prefilter_over_max,
   prefilter_aggregated_over_min,

@@ -5,9 +5,11 @@
 // A queue-labelled Pod becomes the single-pod-set Workload of the pod integration.
 #include "policy/kueue/internal.h"
 
+#include "kpreempt/model/go_parse.h"
 #include "kpreempt/model/match.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 
@@ -33,15 +35,8 @@ model::KueueContainer to_kueue(const model::Container& c) {
   return model::KueueContainer{c.name, c.requests, {}};
 }
 
-// The Workload the pod integration creates: one pod set "main" of one pod.
-model::Workload workload_for_pod(const Input& in, const model::Pod& pod) {
-  model::Workload w;
-  w.namespace_ = pod.namespace_;
-  w.name = pod.name;
-  w.uid = pod.uid;
-  w.creation_timestamp = pod.creation_timestamp;
-  w.queue_name = *model::find(pod.labels, model::k_kueue_queue_label);
-  w.priority = pod_priority(in, pod);
+// The pod set a pod makes (constructPodSet).
+model::KueuePodSet pod_set_of(const model::Pod& pod) {
   model::KueuePodSet ps;
   std::transform(pod.containers.begin(), pod.containers.end(), std::back_inserter(ps.containers),
                  to_kueue);
@@ -53,8 +48,101 @@ model::Workload workload_for_pod(const Input& in, const model::Pod& pod) {
   ps.required_node_affinity = pod.required_node_affinity;
   ps.has_required_node_affinity = pod.has_required_node_affinity;
   ps.tolerations = pod.tolerations;
-  w.pod_sets.push_back(std::move(ps));
+  return ps;
+}
+
+// The Workload the pod integration creates: one pod set "main" of one pod.
+model::Workload workload_for_pod(const Input& in, const model::Pod& pod) {
+  model::Workload w;
+  w.namespace_ = pod.namespace_;
+  w.name = pod.name;
+  w.uid = pod.uid;
+  w.creation_timestamp = pod.creation_timestamp;
+  w.queue_name = *model::find(pod.labels, model::k_kueue_queue_label);
+  w.priority = pod_priority(in, pod);
+  w.pod_sets.push_back(pod_set_of(pod));
   return w;
+}
+
+// Kueue's pod groups (pkg/controller/jobs/pod): pods labelled with one group name become a
+// single Workload named after the group once its pod-group-total-count pods exist (at once
+// with pod-group-fast-admission), with one pod set per pod role.
+constexpr std::string_view k_group_label = "kueue.x-k8s.io/pod-group-name";
+constexpr std::string_view k_group_total = "kueue.x-k8s.io/pod-group-total-count";
+constexpr std::string_view k_group_fast = "kueue.x-k8s.io/pod-group-fast-admission";
+
+// isPodRunnableOrSucceeded: not Failed, and not deleted before it was bound.
+bool runnable_or_succeeded(const model::Pod& p) {
+  return p.phase != "Failed" && !(p.deletion_timestamp && p.node_name.empty());
+}
+
+std::vector<const model::Pod*> group_members(const model::Snapshot& s, const model::Pod& pod,
+                                             const std::string& group) {
+  std::vector<const model::Pod*> out;
+  for (const model::Pod& p : s.pods()) {
+    const std::string* g = model::find(p.labels, k_group_label);
+    if (p.namespace_ == pod.namespace_ && g != nullptr && *g == group && runnable_or_succeeded(p)) {
+      out.push_back(&p);
+    }
+  }
+  return out;
+}
+
+// What of a pod's role hash kpreempt keeps: the pod set a pod makes, compared field by field.
+std::string role_of(const model::KueuePodSet& ps) {
+  std::string key;
+  for (const auto* list : {&ps.init_containers, &ps.containers}) {
+    for (const model::KueueContainer& c : *list) {
+      key += c.name + "{";
+      for (const auto& [r, q] : c.requests) {
+        key += fmt::format("{}={};", r, model::to_string(q));
+      }
+      key += "}";
+    }
+    key += "|";
+  }
+  for (const auto& [k, v] : ps.node_selector) {
+    key += k + "=" + v + ";";
+  }
+  for (const model::Toleration& t : ps.tolerations) {
+    key += fmt::format("{}:{}:{}:{};", t.key, t.op, t.value, t.effect);
+  }
+  for (const model::NodeSelectorTerm& t : ps.required_node_affinity) {
+    for (const model::Requirement& r : t.match_expressions) {
+      key += fmt::format("{} {} {};", r.key, r.op, fmt::join(r.values, ","));
+    }
+    key += "|";
+  }
+  for (const auto& [r, q] : ps.overhead) {
+    key += fmt::format("{}={};", r, model::to_string(q));
+  }
+  return key;
+}
+
+// The group's pod sets (constructGroupPodSets): one per role with its pod count, or with fast
+// admission one pod set of the total count shaped like the first member. Upstream names and
+// orders them by a hash of each role's pod spec, which kpreempt does not compute.
+std::vector<model::KueuePodSet> group_pod_sets(const std::vector<const model::Pod*>& members,
+                                               std::int64_t total, bool fast) {
+  std::vector<model::KueuePodSet> sets;
+  std::vector<std::string> roles;
+  for (const model::Pod* p : members) {
+    model::KueuePodSet ps = pod_set_of(*p);
+    const std::string role = role_of(ps);
+    const auto it = std::find(roles.begin(), roles.end(), role);
+    if (it != roles.end()) {
+      ++sets[static_cast<std::size_t>(it - roles.begin())].count;
+      continue;
+    }
+    ps.name = fmt::format("role-{}", roles.size() + 1);
+    roles.push_back(role);
+    sets.push_back(std::move(ps));
+    if (fast) {
+      sets.back().count = static_cast<std::int32_t>(total);
+      break;
+    }
+  }
+  return sets;
 }
 
 bool namespace_matches(const Input& in, const model::ClusterQueue& cq, const std::string& ns) {
@@ -144,6 +232,44 @@ std::int32_t reclaimable(const model::Workload& w, const std::string& pod_set) {
   return 0;
 }
 
+// The Workload of the preemptor's pod group, as the pod integration would make it; false with
+// the decision failed when Kueue would make none yet.
+bool group_workload(const Input& in, const model::Pod& pod, const std::string& group,
+                    model::Workload& w, Decision& d) {
+  const std::vector<const model::Pod*> members = group_members(in.snapshot, pod, group);
+  const std::string* total_text = model::find(pod.annotations, k_group_total);
+  // strconv.Atoi; an absent annotation fails like an empty one.
+  const auto total = model::go::parse_int(total_text != nullptr ? *total_text : "");
+  if (!total.ok() || total.value < 1) {
+    fail(d, Code::pod_group_incomplete,
+         fmt::format("Pod {}/{} is in pod group {} but its {} annotation is {}: Kueue makes no "
+                     "Workload for the group",
+                     pod.namespace_, pod.name, group, k_group_total,
+                     total_text != nullptr ? "not a positive count" : "missing"));
+    return false;
+  }
+  const std::string* fast_text = model::find(pod.annotations, k_group_fast);
+  const bool fast = fast_text != nullptr && *fast_text == "true";
+  if (!fast && static_cast<std::int64_t>(members.size()) < total.value) {
+    fail(d, Code::pod_group_incomplete,
+         fmt::format("pod group {}/{} has {} of its {} pods: Kueue makes its Workload once all "
+                     "exist (or at once with {}: \"true\")",
+                     pod.namespace_, group, members.size(), total.value, k_group_fast));
+    return false;
+  }
+  w = workload_for_pod(in, pod);
+  w.name = group;
+  w.pod_sets = group_pod_sets(members, total.value, fast);
+  if (w.pod_sets.size() > 1) {
+    d.warnings.push_back(fmt::format(
+        "pod group {}/{} has {} pod roles: Kueue names and orders its pod sets by a hash of each "
+        "role's pod spec, which kpreempt does not compute (shown as role-1...); with quota tight "
+        "across flavors, the flavor each role gets may differ",
+        pod.namespace_, group, w.pod_sets.size()));
+  }
+  return true;
+}
+
 }  // namespace
 
 std::optional<Preemptor> resolve_preemptor(const Input& in, const QuotaModel& quota, Decision& d) {
@@ -164,9 +290,17 @@ std::optional<Preemptor> resolve_preemptor(const Input& in, const QuotaModel& qu
                        pod.name, model::k_kueue_queue_label));
       return std::nullopt;
     }
-    built = workload_for_pod(in, pod);
+    if (const std::string* group = model::find(pod.labels, k_group_label)) {
+      if (!group_workload(in, pod, *group, built, d)) {
+        return std::nullopt;
+      }
+      p.ref = model::ObjectRef{"Workload", pod.namespace_, built.name};
+      p.derived_from = model::ObjectRef{"Pod", pod.namespace_, pod.name};
+    } else {
+      built = workload_for_pod(in, pod);
+      p.ref = model::ObjectRef{"Pod", pod.namespace_, pod.name};
+    }
     w = &built;
-    p.ref = model::ObjectRef{"Pod", pod.namespace_, pod.name};
     p.priority = built.priority;
   }
   if (Problem pr = queue_problem(in, quota, *w, p.cq); pr.code) {
