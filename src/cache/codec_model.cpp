@@ -274,6 +274,18 @@ void visit(A& a, KoordinatorObjects& v) {
   fields<KoordinatorObjects>(a, v.quotas, v.pod_groups);
 }
 
+// scheduler_image.h
+inline void check_enum(SchedulerImageKind k) {
+  if (k > SchedulerImageKind::koordinator) {
+    throw cache::codec::DecodeError("unknown scheduler image kind");
+  }
+}
+template <class A>
+void visit(A& a, SchedulerImage& v) {
+  fields<SchedulerImage>(a, v.kind, v.image, v.version, v.default_scheduler, v.owner, v.container,
+                         v.loc);
+}
+
 struct SnapshotCodec {
   // Snapshot is not an aggregate, so its members are counted by a twin of the same layout:
   // a member added to Snapshot changes its size and stops the build here.
@@ -288,6 +300,7 @@ struct SnapshotCodec {
     YunikornObjects yunikorn;
     CapacityObjects capacity;
     KoordinatorObjects koordinator;
+    std::vector<SchedulerImage> scheduler_images;
     std::vector<PodFacts> facts;
     std::vector<std::vector<PodId>> pods_on, nominated_to;
     std::unordered_map<std::string, NodeId> node_index;
@@ -305,8 +318,8 @@ struct SnapshotCodec {
   template <class A>
   static void visit(A& a, Snapshot& s) {
     a(s.m_nodes, s.m_pods, s.m_classes, s.m_pdbs, s.m_scheduler_config, s.m_unmodelled, s.m_kueue,
-      s.m_yunikorn, s.m_capacity, s.m_koordinator, s.m_facts, s.m_pods_on, s.m_nominated_to,
-      s.m_skipped, s.m_merged);
+      s.m_yunikorn, s.m_capacity, s.m_koordinator, s.m_scheduler_images, s.m_facts, s.m_pods_on,
+      s.m_nominated_to, s.m_skipped, s.m_merged);
   }
 
   static void check_ids(const std::vector<std::vector<std::uint32_t>>& lists, std::size_t size) {

@@ -5,6 +5,7 @@
 
 #include "kpreempt/exit_code.h"
 #include "kpreempt/policy/args.h"
+#include "kpreempt/policy/lines.h"
 
 #include <fmt/format.h>
 #include <unistd.h>
@@ -56,13 +57,12 @@ class Progress {
 render::Explanation explain_one(const model::Snapshot& snap, const Subject& s,
                                 const std::vector<const policy::Entry*>& policies,
                                 const std::vector<policy::Args>& args,
-                                const std::vector<policy::UpstreamChoice>& lines,
-                                model::Instant now, bool keep_verdicts) {
+                                const std::vector<policy::LineChoice>& lines, model::Instant now,
+                                bool keep_verdicts) {
   render::Explanation e{s.pod, s.workload, now, {}};
   for (std::size_t i = 0; i < policies.size(); ++i) {
-    policy::Decision d =
-        policy::run(*policies[i], policy::Input{snap, s.pod, now, args[i], s.workload, false,
-                                                policy::line_for(lines, *policies[i])});
+    policy::Decision d = policy::run(
+        *policies[i], policy::Input{snap, s.pod, now, args[i], s.workload, false}, lines[i]);
     // Per-node verdicts grow with nodes x pods x preemptors (a 150k-pod cluster with 50
     // pending pods would print gigabytes); explain --pod gives them for one pod.
     d.nodes = {};
@@ -102,12 +102,16 @@ Batch explain_subjects(const ExplainOptions& o, const model::Snapshot& snap,
   // Policies and their args are chosen up front, on this thread; the workers only decide.
   std::vector<std::vector<const policy::Entry*>> chosen;
   std::vector<std::vector<policy::Args>> args;
-  const std::vector<policy::UpstreamChoice> lines = policy::parse_upstream(o.upstream, nullptr);
+  std::vector<std::vector<policy::LineChoice>> lines;
+  const std::vector<policy::UpstreamChoice> flags = policy::parse_upstream(o.upstream, nullptr);
+  const policy::DumpLines dump = policy::dump_lines(snap);
   for (const Subject& s : subjects) {
     chosen.push_back(chosen_policies(o, snap, s, true));
     args.emplace_back();
+    lines.emplace_back();
     for (const policy::Entry* p : chosen.back()) {
       args.back().push_back(parse_sets(o.sets, p->plugin));
+      lines.back().push_back(policy::choose_line(*p, flags, dump));
     }
   }
   std::vector<render::Explanation> results(subjects.size());
@@ -118,7 +122,8 @@ Batch explain_subjects(const ExplainOptions& o, const model::Snapshot& snap,
     for (std::size_t i = next++; i < subjects.size(); i = next++) {
       bar.start(render::preemptor_name(snap, subjects[i].pod, subjects[i].workload));
       try {
-        results[i] = explain_one(snap, subjects[i], chosen[i], args[i], lines, now, keep_verdicts);
+        results[i] =
+            explain_one(snap, subjects[i], chosen[i], args[i], lines[i], now, keep_verdicts);
       } catch (...) {
         errors[i] = std::current_exception();
       }

@@ -8,6 +8,7 @@
 #include "kpreempt/model/go_parse.h"
 #include "kpreempt/model/kueue.h"
 #include "kpreempt/policy/args.h"
+#include "kpreempt/policy/lines.h"
 #include "kpreempt/render/render.h"
 
 #include <CLI/CLI.hpp>
@@ -254,16 +255,17 @@ int run_explain(const ExplainOptions& o, const Streams& io) {
                                                       merged, merged == 1 ? "" : "s")})
            << '\n';
   }
+  const auto lines = policy::parse_upstream(o.upstream, nullptr);
+  const policy::DumpLines dump = policy::dump_lines(snap);
   for (const Subject& s : subjects(o, *loaded)) {
     render::Explanation e{s.pod, s.workload, now, {}};
     // Policies are pure functions of the snapshot: each decides on its own thread.
     std::vector<std::future<policy::Decision>> decisions;
-    const auto lines = policy::parse_upstream(o.upstream, nullptr);
     for (const policy::Entry* p : chosen_policies(o, snap, s, false)) {
       decisions.push_back(std::async(std::launch::async, [&, p, s] {
         policy::Args args = parse_sets(o.sets, p->plugin);
-        return policy::run(*p, policy::Input{snap, s.pod, now, args, s.workload, true,
-                                             policy::line_for(lines, *p)});
+        return policy::run(*p, policy::Input{snap, s.pod, now, args, s.workload, true},
+                           policy::choose_line(*p, lines, dump));
       }));
     }
     for (auto& d : decisions) {

@@ -96,6 +96,16 @@ void raise_request(model::ResourceList& requests, const std::string& resource,
 // Deployments, ReplicaSets, StatefulSets and CronJobs: with derive_pods, the pods their
 // controller would create; otherwise counted as skipped (decode_controllers.cpp).
 void decode_controller(const Field& root, DecodeContext& ctx);
+// DaemonSets: read only for the scheduler images of a dump; otherwise counted as skipped.
+void decode_daemon_set(const Field& root, DecodeContext& ctx);
+// Notes the containers of `pod_spec` (a Pod's spec or a template's) that run a scheduler
+// kpreempt mirrors, as model::SchedulerImage of `owner`; `labels` are the pod's. Dump input
+// only (nothing with derive_pods); never refuses input. Whether any was noted.
+bool record_scheduler_images(const Field& pod_spec, const model::StringMap& labels,
+                             const model::ObjectRef& owner, DecodeContext& ctx);
+// The same for the pod template of a Deployment, ReplicaSet, StatefulSet or DaemonSet of
+// kind `kind` at `root`, unless it is scaled to zero.
+bool record_template_images(const Field& root, const std::string& kind, DecodeContext& ctx);
 // batch/v1 Jobs: a Kueue Workload when labelled with a queue (decode_kueue), else with
 // derive_pods the Job's pods, else skipped.
 void decode_batch_job(const Field& root, DecodeContext& ctx);

@@ -180,8 +180,11 @@ Manifest manifest(const Field& root, std::string_view kind, const std::string& n
 void decode_controller(const Field& root, DecodeContext& ctx) {
   std::string kind = root["kind"].str();
   if (!ctx.derive_pods) {
-    // In a cluster dump the pods a controller made are in the dump already.
-    ctx.out.count_skipped(kind);
+    // In a cluster dump the pods a controller made are in the dump already; only a
+    // scheduler's own image is read.
+    if (!record_template_images(root, kind, ctx)) {
+      ctx.out.count_skipped(kind);
+    }
     return;
   }
   std::string name = object_name(root);
@@ -216,6 +219,12 @@ void decode_controller(const Field& root, DecodeContext& ctx) {
     d = Derived{kind, name, fmt::format("{}-{}-", name, k_synthetic), Identity::none};
   }
   add_pods(spec["template"], m, d, count, replicas, ctx);
+}
+
+void decode_daemon_set(const Field& root, DecodeContext& ctx) {
+  if (!record_template_images(root, "DaemonSet", ctx)) {
+    ctx.out.count_skipped("DaemonSet");
+  }
 }
 
 void decode_batch_job(const Field& root, DecodeContext& ctx) {

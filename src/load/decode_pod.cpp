@@ -200,6 +200,10 @@ void decode_pod(const Field& root, DecodeContext& ctx) {
   std::string name = object_name(root);
   model::Pod p = decode_pod_fields(root);
   p.name = std::move(name);
+  // A finished Pod, or one on its way out, runs no scheduler any more.
+  if (!p.deletion_timestamp && p.phase != "Succeeded" && p.phase != "Failed") {
+    record_scheduler_images(root["spec"], p.labels, {"Pod", p.namespace_, p.name}, ctx);
+  }
   if (ctx.pods != nullptr) {
     ctx.pods->push_back(model::ObjectRef{"Pod", p.namespace_, p.name});
   }

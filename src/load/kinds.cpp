@@ -45,6 +45,7 @@ constexpr std::array k_kinds{
     KindEntry{"apps", "Deployment", true, decode_controller},
     KindEntry{"apps", "ReplicaSet", true, decode_controller},
     KindEntry{"apps", "StatefulSet", true, decode_controller},
+    KindEntry{"apps", "DaemonSet", true, decode_daemon_set},
     KindEntry{"", "ConfigMap", true, decode_config_map},  // yunikorn-configs only
     KindEntry{"scheduling.sigs.k8s.io", "ElasticQuota", true, decode_koordinator},
     KindEntry{"scheduling.sigs.k8s.io", "PodGroup", true, decode_koordinator},

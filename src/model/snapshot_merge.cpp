@@ -107,6 +107,7 @@ void SnapshotBuilder::append(SnapshotBuilder&& later) {
   append_all(to.m_capacity.quotas, from.m_capacity.quotas);
   append_all(to.m_koordinator.quotas, from.m_koordinator.quotas);
   append_all(to.m_koordinator.pod_groups, from.m_koordinator.pod_groups);
+  append_all(to.m_scheduler_images, from.m_scheduler_images);
   add_counts(to.m_skipped, from.m_skipped);
   to.m_merged += from.m_merged;
   m_seen.merge(later.m_seen);
@@ -143,6 +144,7 @@ void SnapshotBuilder::shift_lines(const std::string& file, std::uint32_t delta) 
   shift.each(s.m_capacity.quotas);
   shift.each(s.m_koordinator.quotas);
   shift.each(s.m_koordinator.pod_groups);
+  shift.each(s.m_scheduler_images);
 }
 
 }  // namespace kpreempt::model

@@ -163,7 +163,7 @@ UpstreamChoice resolve_line(const Entry& entry, std::string_view wanted, std::st
         "line it models, {} (it models {})",
         entry.name, wanted, entry.name, to_string(*line), to_string(chosen.line), line_list(entry));
   }
-  return {&entry, chosen.line};
+  return {&entry, chosen.line, {}};
 }
 
 std::vector<UpstreamChoice> parse_upstream(std::span<const std::string> specs,
@@ -191,6 +191,7 @@ std::vector<UpstreamChoice> parse_upstream(std::span<const std::string> specs,
     }
     std::string warning;
     UpstreamChoice c = resolve_line(*entry, std::string_view(spec).substr(eq + 1), &warning);
+    c.from = "--upstream " + spec;
     if (!warning.empty() && warnings != nullptr) {
       warnings->push_back(std::move(warning));
     }

@@ -57,26 +57,30 @@ constexpr std::array k_yunikorn_lines{
     LineInfo{{1, 8}, "yunikorn-core v1.8.0 pkg/scheduler/objects/preemption.go"},
 };
 constexpr std::span<const GateInfo> k_no_gates;
+using Image = model::SchedulerImageKind;
 
 constexpr std::array k_policies{
     Entry{"default", "kube-scheduler DefaultPreemption", k_default_lines, "DefaultPreemption",
           decide_default, always, false, k_default_keys, &k_default_class_rules, Scheduler::kube,
-          common::k_kube_gates},
+          common::k_kube_gates, Image::kube_scheduler},
     Entry{"toleration", "scheduler-plugins PreemptionToleration", k_toleration_lines,
           "PreemptionToleration", decide_toleration, toleration_applies, false, k_toleration_keys,
-          &k_toleration_class_rules, Scheduler::kube, common::k_kube_gates},
+          &k_toleration_class_rules, Scheduler::kube, common::k_kube_gates,
+          Image::scheduler_plugins},
     Entry{"capacity", "scheduler-plugins CapacityScheduling (ElasticQuota min/max)",
           k_capacity_lines, "CapacityScheduling", decide_capacity, capacity_applies, false,
-          k_no_keys, &k_quota_class_rules, Scheduler::kube, common::k_kube_gates},
+          k_no_keys, &k_quota_class_rules, Scheduler::kube, common::k_kube_gates,
+          Image::scheduler_plugins},
     Entry{"koordinator", "Koordinator ElasticQuota and job-level (gang) preemption",
           k_koordinator_lines, "ElasticQuota", decide_koordinator, koordinator_applies, false,
-          k_koordinator_keys, &k_quota_class_rules, Scheduler::koordinator, k_no_gates},
+          k_koordinator_keys, &k_quota_class_rules, Scheduler::koordinator, k_no_gates,
+          Image::koordinator},
     Entry{"kueue", "Kueue classical workload preemption (ClusterQueue and cohort quota)",
           k_kueue_lines, "Kueue", decide_kueue, kueue_applies, true, k_no_keys,
-          &k_quota_class_rules, Scheduler::kueue, k_no_gates},
+          &k_quota_class_rules, Scheduler::kueue, k_no_gates, Image::kueue},
     Entry{"yunikorn", "Apache YuniKorn queue-guarantee preemption (the seven laws)",
           k_yunikorn_lines, "YuniKorn", decide_yunikorn, yunikorn_applies, false, k_yunikorn_keys,
-          &k_yunikorn_class_rules, Scheduler::yunikorn, k_no_gates},
+          &k_yunikorn_class_rules, Scheduler::yunikorn, k_no_gates, Image::yunikorn},
 };
 
 }  // namespace

@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
 #include <map>
 #include <ostream>
@@ -89,6 +90,21 @@ std::string totals_line(const std::vector<Explanation>& all, std::size_t skipped
   return line;
 }
 
+// Where a policy's release line came from, once per policy, when it is not the default.
+void print_line_sources(const std::vector<Explanation>& all, std::ostream& out) {
+  std::vector<std::string_view> seen;
+  for (const auto& e : all) {
+    for (const auto& d : e.decisions) {
+      if (d.line_from.empty() || std::find(seen.begin(), seen.end(), d.policy) != seen.end()) {
+        continue;
+      }
+      out << (seen.empty() ? "\n" : "")
+          << fmt::format("{} upstream {} from {}\n", d.policy, d.line, d.line_from);
+      seen.push_back(d.policy);
+    }
+  }
+}
+
 void print_table(const model::Snapshot& snap, const std::vector<Explanation>& all, bool wide,
                  std::size_t skipped, std::ostream& out) {
   std::vector<std::string> header = {"POD/WORKLOAD", "POLICY", "OUTCOME", "NODE", "VICTIMS"};
@@ -116,6 +132,7 @@ void print_table(const model::Snapshot& snap, const std::vector<Explanation>& al
   }
   table.print(out, 0);
   out << '\n' << totals_line(all, skipped) << '\n';
+  print_line_sources(all, out);
 }
 
 Json counts_json(const std::map<policy::Outcome, std::size_t>& counts) {

@@ -97,6 +97,9 @@ Json result_json(const policy::Decision& d) {
         e->nearest(policy::parse_release_line(d.line).value_or(policy::ReleaseLine{}));
     j["upstream"] = line.upstream;
     j["upstreamLine"] = policy::to_string(line.line);
+    if (!d.line_from.empty()) {
+      j["upstreamFrom"] = d.line_from;
+    }
   }
   if (!d.feature_gates.empty()) {
     Json gates = Json::object();

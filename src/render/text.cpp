@@ -171,6 +171,9 @@ void print_decision(const policy::Decision& d, bool wide, const Paint& paint, st
                            fmt::join(gates, ","));
   }
   out << '\n' << paint.bold(d.policy) << upstream << '\n';
+  if (!d.line_from.empty()) {  // the newest line, the default, goes without saying
+    out << "  upstream  " << d.line << " from " << d.line_from << '\n';
+  }
   std::string where = d.node.empty() ? "" : " on " + d.node;
   out << "  outcome   " << paint.outcome(d.outcome) << where << '\n';
   if (!d.summary.empty()) {

@@ -72,6 +72,10 @@ void json(const std::vector<Result>& results, std::ostream& out) {
       for (const policy::Victim& v : r.decision->victims) {
         s["victims"].push_back(model::to_string(v.ref));
       }
+      s["upstreamLine"] = r.decision->line;
+      if (!r.decision->line_from.empty()) {
+        s["upstreamFrom"] = r.decision->line_from;
+      }
     }
     doc["scenarios"].push_back(std::move(s));
   }

@@ -5,6 +5,7 @@
 
 #include "kpreempt/model/kueue.h"
 #include "kpreempt/policy/args.h"
+#include "kpreempt/policy/lines.h"
 #include "kpreempt/scenario/inputs.h"
 
 #include <fmt/format.h>
@@ -141,11 +142,16 @@ Result Runner::run(const Scenario& s, std::vector<Diagnostic>& diags) {
   }
   try {
     policy::Args args = policy::args_for(entry->plugin, s.args);
-    const policy::ReleaseLine line = s.upstream.empty()
-                                         ? policy::ReleaseLine{}
-                                         : policy::resolve_line(*entry, s.upstream, nullptr).line;
-    r.decision = policy::run(*entry, policy::Input{snap, subject.pod, s.now.value_or(m_now), args,
-                                                   subject.workload, true, line});
+    // A scenario's upstream: wins over the cluster's own scheduler image, as --upstream does.
+    std::vector<policy::UpstreamChoice> pinned;
+    if (!s.upstream.empty()) {
+      pinned.push_back(policy::resolve_line(*entry, s.upstream, nullptr));
+      pinned.back().from = fmt::format("upstream: {} ({})", s.upstream, s.case_file);
+    }
+    r.decision = policy::run(
+        *entry,
+        policy::Input{snap, subject.pod, s.now.value_or(m_now), args, subject.workload, true},
+        policy::choose_line(*entry, pinned, policy::dump_lines(snap)));
   } catch (const UsageError& e) {
     SourceLoc at = s.args_loc.file.empty() ? SourceLoc{s.case_file, 0, 0} : s.args_loc;
     diags.push_back({Severity::error, at, fmt::format("args: {}", e.what())});

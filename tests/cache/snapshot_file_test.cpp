@@ -235,4 +235,28 @@ TEST_CASE("snapshot reports a file it cannot write", "[cache]") {
   CHECK(r.err == "kpreempt: error: cannot write \"" + out + "\": No such file or directory\n");
 }
 
+TEST_CASE("a snapshot file keeps the dump's scheduler images", "[cache][images]") {
+  TempDir tmp;
+  const std::string dump = KPREEMPT_TESTDATA "/cli/scheduler-images/cluster.yaml";
+  std::string kps = tmp.str("images.kps");
+  REQUIRE(run_cli({"snapshot", "-f", dump, "-o", kps}).code == 0);
+  cache::SnapshotFile plain = load_file({dump});
+  cache::SnapshotFile back = cache::decode(cache::encode(plain, ""));
+  REQUIRE(back.snapshot.scheduler_images().size() == plain.snapshot.scheduler_images().size());
+  REQUIRE_FALSE(back.snapshot.scheduler_images().empty());
+  CHECK(back.snapshot.scheduler_images()[0].image == plain.snapshot.scheduler_images()[0].image);
+  std::vector<std::string> a = {"explain", "--now", "2026-10-06T12:30:00Z", "-o",
+                                "json",    "--pod", "ml/trainer-0",         "--policy",
+                                "all",     "-f"};
+  std::vector<std::string> b = a;
+  a.push_back(dump);
+  b.push_back(kps);
+  Run from_yaml = run_cli(a);
+  Run from_file = run_cli(b);
+  REQUIRE(from_yaml.code == 0);
+  CHECK(from_file.out == from_yaml.out);
+  CHECK(from_yaml.out.find("\"upstreamFrom\": \"image registry.k8s.io/kueue/kueue:v0.14.3") !=
+        std::string::npos);
+}
+
 }  // namespace kpreempt::test

@@ -4,8 +4,11 @@
 #include "support/run.h"
 
 #include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
 
+#include <map>
 #include <string>
+#include <utility>
 
 namespace {
 
@@ -75,4 +78,100 @@ TEST_CASE("v1.37 counts allocatedResources without resources, v1.36 does not", "
   CHECK(has(v137.out, "\"outcome\": \"preempt\""));
   CHECK(has(v137.out, "resize-effective-requests"));
   CHECK_FALSE(has(v136.out, "\"outcome\": \"preempt\""));
+}
+
+namespace {
+
+constexpr const char* k_images =
+    "explain -f testdata/cli/scheduler-images/cluster.yaml --no-cache --now "
+    "2026-10-06T12:30:00Z ";
+
+// policy -> {upstreamLine, upstreamFrom} of every result of a JSON explanation.
+std::map<std::string, std::pair<std::string, std::string>> lines_of(const std::string& json) {
+  std::map<std::string, std::pair<std::string, std::string>> out;
+  const auto doc = nlohmann::json::parse(json);
+  for (const auto& r : doc["results"]) {
+    out[r["policy"]] = {r["upstreamLine"], r.value("upstreamFrom", "")};
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("explain --policy all mirrors the release each scheduler of the dump runs, and says so",
+          "[cli][upstream][images]") {
+  Run text = run(std::string(k_images) + "--pod ml/trainer-0 --policy all");
+  INFO(text.out);
+  REQUIRE(text.code == 0);
+  CHECK(has(text.out, "default (kubernetes v1.35 "));
+  CHECK(has(text.out,
+            "  upstream  v1.35 from image registry.k8s.io/kube-scheduler:v1.35.2 (Pod "
+            "kube-system/kube-scheduler-cp-1, testdata/cli/scheduler-images/cluster.yaml:"));
+  CHECK(has(text.out, "kueue (kueue v0.14.8 "));
+  CHECK(has(text.out,
+            "  upstream  v0.14 from image registry.k8s.io/kueue/kueue:v0.14.3 (Deployment "
+            "kueue-system/kueue-controller-manager, "));
+  CHECK(has(text.out, "yunikorn (yunikorn-core v1.7.0 "));
+  CHECK(has(text.out,
+            "  upstream  v1.7 from image apache/yunikorn:scheduler-1.7.0 (Deployment "
+            "yunikorn/yunikorn-scheduler, "));
+  // The ReplicaSet of the release before is scaled to zero: no second Kueue release.
+  CHECK_FALSE(has(text.out, "v0.13"));
+
+  Run json = run(std::string(k_images) + "--pod ml/trainer-0 --policy all -o json", false);
+  REQUIRE(json.code == 0);
+  const auto lines = lines_of(json.out);
+  REQUIRE(lines.count("default") == 1);
+  CHECK(lines.at("default").first == "v1.35");
+  CHECK(has(lines.at("default").second, "image registry.k8s.io/kube-scheduler:v1.35.2 (Pod "));
+  REQUIRE(lines.count("kueue") == 1);
+  CHECK(lines.at("kueue").first == "v0.14");
+  CHECK(has(lines.at("kueue").second, "(Deployment kueue-system/kueue-controller-manager, "));
+  REQUIRE(lines.count("yunikorn") == 1);
+  CHECK(lines.at("yunikorn").first == "v1.7");
+  CHECK(has(lines.at("yunikorn").second, "image apache/yunikorn:scheduler-1.7.0 (Deployment"));
+}
+
+TEST_CASE("an --upstream value wins over the release of the dump's scheduler",
+          "[cli][upstream][images]") {
+  Run r =
+      run(std::string(k_images) + "--pod ml/trainer-0 --policy all --upstream kueue=v0.19 -o json",
+          false);
+  REQUIRE(r.code == 0);
+  const auto lines = lines_of(r.out);
+  REQUIRE(lines.count("kueue") == 1);
+  CHECK(lines.at("kueue").first == "v0.19");
+  CHECK(has(lines.at("kueue").second,
+            "--upstream kueue=v0.19, not the dump's image registry.k8s.io/kueue/kueue:v0.14.3"));
+  REQUIRE(lines.count("default") == 1);
+  CHECK(lines.at("default").first == "v1.35");
+  // Without any scheduler image, the newest line goes without a source.
+  Run plain = run(std::string(k_demo) + "-o json", false);
+  REQUIRE(plain.code == 0);
+  CHECK_FALSE(has(plain.out, "upstreamFrom"));
+}
+
+TEST_CASE("explain --all-pending says once per policy where its line came from",
+          "[cli][upstream][images]") {
+  Run r = run(std::string(k_images) + "--all-pending --policy all");
+  INFO(r.out);
+  REQUIRE(r.code == 0);
+  CHECK(has(r.out, "\n\ndefault upstream v1.35 from image registry.k8s.io/kube-scheduler:v1.35.2"));
+  CHECK(has(r.out, "\nkueue upstream v0.14 from image registry.k8s.io/kueue/kueue:v0.14.3"));
+}
+
+TEST_CASE("a check scenario without upstream: takes the dump's line", "[cli][upstream][images]") {
+  Run from_image = run("check testdata/cli/scheduler-images/kueue-from-image -o json", false);
+  INFO(from_image.out);
+  REQUIRE(from_image.code == 0);
+  const auto doc = nlohmann::json::parse(from_image.out);
+  CHECK(doc["scenarios"][0]["upstreamLine"] == "v0.14");
+  CHECK(has(doc["scenarios"][0].value("upstreamFrom", ""),
+            "image registry.k8s.io/kueue/kueue:v0.14.3"));
+  Run pinned = run("check testdata/cli/scheduler-images/kueue-pinned -o json", false);
+  INFO(pinned.out);
+  REQUIRE(pinned.code == 0);
+  const auto pinned_doc = nlohmann::json::parse(pinned.out);
+  CHECK(pinned_doc["scenarios"][0]["upstreamLine"] == "v0.19");
+  CHECK(has(pinned_doc["scenarios"][0].value("upstreamFrom", ""), "upstream: v0.19 ("));
 }

@@ -9,6 +9,7 @@
 #include "kpreempt/model/kueue.h"
 #include "kpreempt/model/objects.h"
 #include "kpreempt/model/resources.h"
+#include "kpreempt/model/scheduler_image.h"
 #include "kpreempt/model/yunikorn.h"
 
 #include <cstddef>
@@ -61,6 +62,8 @@ class Snapshot {
   const YunikornObjects& yunikorn() const { return m_yunikorn; }
   const CapacityObjects& capacity() const { return m_capacity; }
   const KoordinatorObjects& koordinator() const { return m_koordinator; }
+  // The containers that run a scheduler kpreempt mirrors, in input order.
+  const std::vector<SchedulerImage>& scheduler_images() const { return m_scheduler_images; }
 
   const PodFacts& facts(PodId id) const { return m_facts[id]; }
   // Non-terminal pods bound to the node, in input order.
@@ -116,6 +119,7 @@ class Snapshot {
   YunikornObjects m_yunikorn;
   CapacityObjects m_capacity;
   KoordinatorObjects m_koordinator;
+  std::vector<SchedulerImage> m_scheduler_images;
   std::vector<PodFacts> m_facts;
   std::vector<std::vector<PodId>> m_pods_on, m_nominated_to;
   std::unordered_map<std::string, NodeId> m_node_index;
@@ -141,6 +145,7 @@ class SnapshotBuilder {
   void set(SchedulerConfig c) { m_snap.m_scheduler_config = std::move(c); }
   SchedulerConfig& scheduler_config() { return m_snap.m_scheduler_config; }
   void add(UnmodelledGate g) { m_snap.m_unmodelled.push_back(std::move(g)); }
+  void add(SchedulerImage i) { m_snap.m_scheduler_images.push_back(std::move(i)); }
   std::vector<Pod>& pods() { return m_snap.m_pods; }
   // The family stores are filled directly by their decoders.
   KueueObjects& kueue() { return m_snap.m_kueue; }

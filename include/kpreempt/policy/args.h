@@ -36,6 +36,7 @@ Args args_for(std::string_view plugin, const model::StringMap& settings);
 struct UpstreamChoice {
   const Entry* entry = nullptr;
   ReleaseLine line;
+  std::string from;  // as written, for the explanation: "--upstream default=v1.35.4"
 };
 
 // Parses --upstream values. Throws UsageError for a malformed one or an unknown policy (with

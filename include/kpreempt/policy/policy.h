@@ -4,6 +4,7 @@
 #pragma once
 
 #include "kpreempt/model/objects.h"
+#include "kpreempt/model/scheduler_image.h"
 #include "kpreempt/model/snapshot.h"
 #include "kpreempt/model/time.h"
 #include "kpreempt/policy/classes.h"
@@ -119,6 +120,9 @@ struct Decision {
   // defaults (name -> "true"/"false"), filled in by run().
   std::string line;
   model::StringMap feature_gates;
+  // Where the line came from when it is not the newest by default: "--upstream
+  // kueue=v0.14", "image registry.k8s.io/kueue/kueue:v0.14.3 (Deployment ...)" (lines.h).
+  std::string line_from;
 };
 
 // The scheduler a policy runs in, which decides the pods it ever sees (spec.schedulerName).
@@ -148,6 +152,9 @@ struct Entry {
   Scheduler scheduler = Scheduler::kube;
   // The feature gates it reads (--set featureGates.NAME=true|false).
   std::span<const GateInfo> gates;
+  // The image of the scheduler it mirrors, whose tag in a dump names the line it runs at
+  // (lines.h).
+  model::SchedulerImageKind image = model::SchedulerImageKind::kube_scheduler;
 
   const LineInfo& newest() const { return lines.back(); }
   // The line of `lines` a request resolves to: exact, else the nearest (ties to the newer).
