@@ -182,7 +182,7 @@ void visit(A& a, KueueNamespace& v) {
 }
 template <class A>
 void visit(A& a, KueueCohort& v) {
-  fields<KueueCohort>(a, v.name, v.parent, v.has_resource_groups, v.fair_sharing, v.loc);
+  fields<KueueCohort>(a, v.name, v.parent, v.resource_groups, v.fair_sharing, v.loc);
 }
 template <class A>
 void visit(A& a, KueueContainer& v) {

@@ -125,7 +125,10 @@ void write_kueue(const model::KueueObjects& k, std::vector<WrittenObject>& out) 
     if (!c.parent.empty()) {
       spec["parentName"] = c.parent;
     }
-    out.push_back({{{"apiVersion", "kueue.x-k8s.io/v1alpha1"},
+    if (!c.resource_groups.empty()) {
+      spec["resourceGroups"] = resource_groups(c.resource_groups);
+    }
+    out.push_back({{{"apiVersion", "kueue.x-k8s.io/v1beta1"},
                     {"kind", "Cohort"},
                     {"metadata", written_metadata("", c.name)},
                     {"spec", spec}},

@@ -134,7 +134,8 @@ void decode_cohort(const Field& root, DecodeContext& ctx) {
   c.name = object_name(root);
   Field spec = root["spec"];
   c.parent = spec["parentName"].present() ? spec["parentName"].str() : spec["parent"].str();
-  c.has_resource_groups = spec["resourceGroups"].is_seq() && spec["resourceGroups"].present();
+  spec["resourceGroups"].each_item(
+      [&](const Field& g) { c.resource_groups.push_back(decode_resource_group(g)); });
   c.fair_sharing = spec["fairSharing"].present();
   c.loc = root.loc();
   ctx.out.kueue().cohorts.push_back(std::move(c));

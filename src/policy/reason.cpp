@@ -134,6 +134,9 @@ constexpr CodeInfo k_codes[] = {
      "A cohort workload the preemptor may reclaim from even while borrowing."},
     {Code::cq_below_nominal, "cq-below-nominal", SubjectKind::none,
      "Its ClusterQueue uses no more than its nominal quota, so the cohort cannot reclaim from it."},
+    {Code::cohort_below_nominal, "cohort-below-nominal", SubjectKind::none,
+     "A cohort between its ClusterQueue and the preemptor's uses no more than its subtree quota, "
+     "so nothing below it can be reclaimed."},
     {Code::cq_inactive, "cq-inactive", SubjectKind::none, "The ClusterQueue is inactive."},
     {Code::within_cq_policy_never, "within-cq-policy-never", SubjectKind::none,
      "The ClusterQueue's withinClusterQueue policy is Never."},
@@ -246,9 +249,10 @@ constexpr CodeInfo k_codes[] = {
     {Code::preemptor_queue, "preemptor-queue", SubjectKind::none,
      "The preemptor's own ClusterQueue."},
     {Code::cohort_member, "cohort-member", SubjectKind::none,
-     "Another ClusterQueue of the preemptor's cohort."},
+     "Another ClusterQueue of the preemptor's cohort or cohort tree."},
     {Code::request_above_nominal, "request-above-nominal", SubjectKind::none,
-     "The request is above the nominal quota."},
+     "The request is above the nominal quota, no cohort below the root could hold it, and "
+     "borrowWithinCohort is off."},
     {Code::flavor_mismatch, "flavor-mismatch", SubjectKind::none,
      "No flavor matches the workload's node selectors and tolerations."},
     {Code::exceeds_max_capacity, "exceeds-max-capacity", SubjectKind::none,

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// The Kueue decoders: ClusterQueue (v1beta1 and v1beta2 spellings), LocalQueue,
+// The Kueue decoders: ClusterQueue (v1beta1 and v1beta2 spellings), Cohort, LocalQueue,
 // ResourceFlavor, Workload, WorkloadPriorityClass, Namespace and queue-labelled Jobs.
 #include "load/load_support.h"
 
@@ -88,6 +88,59 @@ spec:
              Catch::Contains("error: ClusterQueue team-a: "
                              "spec.resourceGroups[0].flavors[0].resources[0].nominalQuota: \"x\" "
                              "is not a quantity"));
+}
+
+TEST_CASE("a Cohort decodes its parent and quota of its own", "[load][kueue]") {
+  auto loaded = load_text(R"(apiVersion: kueue.x-k8s.io/v1beta2
+kind: Cohort
+metadata: {name: important-org}
+spec:
+  parentName: root-cohort
+  fairSharing: {weight: "0.75"}
+  resourceGroups:
+  - coveredResources: [cpu]
+    flavors:
+    - name: default-flavor
+      resources:
+      - {name: cpu, nominalQuota: 3, borrowingLimit: "1", lendingLimit: 4}
+---
+apiVersion: kueue.x-k8s.io/v1alpha1
+kind: Cohort
+metadata: {name: root-cohort}
+)");
+  REQUIRE(loaded.messages.empty());
+  const auto& cohorts = loaded.snapshot.kueue().cohorts;
+  REQUIRE(cohorts.size() == 2);
+  CHECK(cohorts[0].name == "important-org");
+  CHECK(cohorts[0].parent == "root-cohort");
+  CHECK(cohorts[0].fair_sharing);
+  REQUIRE(cohorts[0].resource_groups.size() == 1);
+  const auto& cpu = cohorts[0].resource_groups[0].flavors.at(0).resources.at(0);
+  CHECK(cpu.nominal == Quantity::from_units(3));
+  CHECK(cpu.borrowing_limit == Quantity::from_units(1));
+  CHECK(cpu.lending_limit == Quantity::from_units(4));
+  CHECK(cohorts[1].parent.empty());
+  CHECK(cohorts[1].resource_groups.empty());
+  CHECK(cohorts[0].loc.line == 1);
+}
+
+TEST_CASE("a Cohort's bad quota is an error naming the field", "[load][kueue]") {
+  auto loaded = load_text(R"(apiVersion: kueue.x-k8s.io/v1beta2
+kind: Cohort
+metadata: {name: org}
+spec:
+  resourceGroups:
+  - coveredResources: [cpu]
+    flavors:
+    - name: f
+      resources:
+      - {name: cpu, nominalQuota: "1", lendingLimit: lots}
+)");
+  REQUIRE(loaded.messages.size() == 1);
+  CHECK_THAT(loaded.messages[0],
+             Catch::Contains("Cohort org: "
+                             "spec.resourceGroups[0].flavors[0].resources[0].lendingLimit: "
+                             "\"lots\" is not a quantity"));
 }
 
 TEST_CASE("an admitted Workload keeps its admission, conditions and reclaimable pods",

@@ -1,16 +1,21 @@
 // SPDX-License-Identifier: Apache-2.0
 // The kueue policy end to end on small dumps: outcomes, victims with Kueue's reasons, the
-// per-ClusterQueue verdicts, the quota table and details, and the preemptor checks.
+// per-ClusterQueue verdicts, the quota table and details, the preemptor checks, and cohort
+// trees (Cohort objects with parents and quota of their own).
 #include "kpreempt/policy/kueue.h"
 
 #include "load/load_support.h"
 #include "support/reasons.h"
+
+#include "kpreempt/policy/upstream.h"
 
 #include <catch2/catch.hpp>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <fstream>
+#include <sstream>
 #include <string>
 
 namespace kpreempt::policy {
@@ -81,13 +86,15 @@ struct Run {
   Decision d;
 };
 
-Run decide(const std::string& dump, std::string_view wl = "in") {
+Run decide(const std::string& dump, std::string_view wl = "in", ReleaseLine line = {},
+           std::string_view ns = "default") {
   Run r{load_text(dump), {}};
   REQUIRE(r.loaded.messages.empty());
-  auto id = model::find_workload(r.loaded.snapshot.kueue(), "default", wl);
+  auto id = model::find_workload(r.loaded.snapshot.kueue(), ns, wl);
   REQUIRE(id.has_value());
   Args args;
   Input in{r.loaded.snapshot, model::k_none, *model::parse_time(k_now), args, *id};
+  in.line = line;
   r.d = decide_kueue(in);
   return r;
 }
@@ -225,6 +232,145 @@ spec:
       decide_kueue(Input{loaded.snapshot, *pod, *model::parse_time(k_now), args, model::k_none});
   CHECK(d.outcome == Outcome::preempt);
   CHECK(victim_names(d) == std::vector<std::string>{"low"});
+}
+
+// A ClusterQueue of a cohort tree that reclaims from any priority, with `cpu` of flavor default.
+std::string tree_queue(std::string_view name, std::string_view cohort, std::string_view cpu) {
+  return fmt::format(R"(apiVersion: kueue.x-k8s.io/v1beta2
+kind: ClusterQueue
+metadata: {{name: {0}}}
+spec:
+  cohortName: {1}
+  namespaceSelector: {{}}
+  preemption: {{withinClusterQueue: LowerPriority, reclaimWithinCohort: Any}}
+  resourceGroups:
+  - coveredResources: [cpu]
+    flavors:
+    - name: default
+      resources: [{{name: cpu, nominalQuota: "{2}"}}]
+---
+apiVersion: kueue.x-k8s.io/v1beta2
+kind: LocalQueue
+metadata: {{name: lq-{0}, namespace: default}}
+spec: {{clusterQueue: {0}}}
+---
+)",
+                     name, cohort, cpu);
+}
+
+std::string tree_cohort(std::string_view name, std::string_view parent, std::string_view cpu) {
+  return fmt::format(R"(apiVersion: kueue.x-k8s.io/v1beta2
+kind: Cohort
+metadata: {{name: {0}}}
+spec:
+  parentName: "{1}"
+  resourceGroups:
+  - coveredResources: [cpu]
+    flavors:
+    - name: default
+      resources: [{{name: cpu, nominalQuota: "{2}"}}]
+---
+)",
+                     name, parent, cpu);
+}
+
+// TestHierarchicalPreemptions "reclaim in complex hierarchy" (Kueue v0.19.2), with q5 listing
+// cpu at nominal 0 so that flavor assignment reaches the preemption the test injects:
+// r
+//   c11
+//     c21
+//       c31: q5
+//       c32: q4
+//     c22: q3
+//     c23: q2
+//   c12: q1
+// Every cohort but r holds 4 cpu, every ClusterQueue 0.
+TEST_CASE(
+    "a cohort tree is searched from the preemptor's parent up, pruning subtrees within "
+    "nominal",
+    "[policy][kueue][hierarchy]") {
+  std::string dump = std::string(k_flavor) + tree_cohort("r", "", "0");
+  for (auto [name, parent] : {std::pair{"c11", "r"},
+                              {"c12", "r"},
+                              {"c21", "c11"},
+                              {"c22", "c11"},
+                              {"c23", "c11"},
+                              {"c31", "c21"},
+                              {"c32", "c21"}}) {
+    dump += tree_cohort(name, parent, "4");
+  }
+  for (auto [name, parent] :
+       {std::pair{"q1", "c12"}, {"q2", "c23"}, {"q3", "c22"}, {"q4", "c32"}, {"q5", "c31"}}) {
+    dump += tree_queue(name, parent, "0");
+  }
+  dump += workload("b1", "q1", -6, 4, true) + workload("b2", "q1", -5, 4, true) +
+          workload("b3", "q2", -9, 4, true) + workload("b4", "q2", -10, 4, true) +
+          workload("b5", "q3", -4, 4, true) + workload("b6", "q3", -3, 3, true) +
+          workload("b7", "q4", 4, 2, true) + workload("b8", "q4", 2, 3, true) +
+          workload("in", "q5", -2, 7, false);
+  for (ReleaseLine line : {ReleaseLine{0, 14}, ReleaseLine{0, 19}}) {
+    Run r = decide(dump, "in", line);
+    INFO(policy::to_string(line));
+    CHECK(r.d.outcome == Outcome::preempt);
+    // Once b4 is gone c23 is back within nominal, so b3 stays; q1 gives the rest.
+    CHECK(victim_names(r.d) == std::vector<std::string>{"b4", "b1"});
+    CHECK(verdict(r.d, "b3")->code == policy::Code::cohort_below_nominal);
+    for (const auto& v : r.d.victims) {
+      CHECK(v.reason == policy::Code::in_cohort_reclamation);
+    }
+    // The walk stops at b1, before the workloads found without advantage below c21.
+    CHECK(verdict(r.d, "b7")->code == policy::Code::not_needed);
+    CHECK_THAT(verdict(r.d, "b4")->detail, Catch::Contains("cohort c21 holds the request"));
+    CHECK(r.d.details["cohortPath"] == nlohmann::json{"c31", "c21", "c11", "r"});
+  }
+}
+
+TEST_CASE("a request above nominal reclaims only when a cohort below the root holds it",
+          "[policy][kueue][hierarchy]") {
+  std::string queues = std::string(k_flavor) + tree_queue("q", "c", "0") +
+                       tree_queue("borrower", "r", "0") + workload("b", "borrower", 0, 2, true) +
+                       workload("in", "q", 0, 2, false);
+  Run reclaims = decide(queues + tree_cohort("r", "", "0") + tree_cohort("c", "r", "2"));
+  CHECK(reclaims.d.outcome == Outcome::preempt);
+  CHECK(victim_names(reclaims.d) == std::vector<std::string>{"b"});
+  // The same 2 cpu held by the root instead: only the whole tree holds the request.
+  Run root = decide(queues + tree_cohort("r", "", "2") + tree_cohort("c", "r", "0"));
+  CHECK(root.d.outcome == Outcome::unschedulable);
+  CHECK(testing::reason_texts(root.d) == std::vector<std::string>{"request-above-nominal"});
+}
+
+std::string fixture(const std::string& name) {
+  std::ifstream in(std::string(KPREEMPT_TESTDATA) + "/explain/kueue/" + name + "/cluster.yaml");
+  std::ostringstream out;
+  out << in.rdbuf();
+  return out.str();
+}
+
+TEST_CASE("both release lines reclaim across a cohort tree alike", "[policy][kueue][hierarchy]") {
+  std::string dump = fixture("cohort-tree-reclaims-across-orgs");
+  REQUIRE_FALSE(dump.empty());
+  for (ReleaseLine line : {ReleaseLine{0, 14}, ReleaseLine{0, 19}}) {
+    INFO(policy::to_string(line));
+    Run r = decide(dump, "train-2", line, "ml");
+    CHECK(r.d.outcome == Outcome::preempt);
+    CHECK(victim_names(r.d) == std::vector<std::string>{"report-b"});
+    CHECK(verdict(r.d, "serve-1")->code == policy::Code::cq_below_nominal);
+    REQUIRE(r.d.tables.size() == 1);
+    CHECK(r.d.tables[0].title == "quota in cohort tree root-cohort");
+    REQUIRE(r.d.warnings.size() == 1);  // the orgs' fair sharing weights
+    CHECK_THAT(r.d.warnings[0], Catch::Contains("Cohort important-org, Cohort regular-org"));
+    CHECK(r.d.details["podSets"][0]["flavors"][0]["borrow"] == 1);
+  }
+}
+
+TEST_CASE("a ClusterQueue below a cohort cycle cannot admit", "[policy][kueue][hierarchy]") {
+  std::string dump = std::string(k_flavor) + tree_cohort("x", "y", "1") +
+                     tree_cohort("y", "x", "1") + tree_queue("q", "x", "4") +
+                     workload("in", "q", 0, 1, false);
+  Run r = decide(dump);
+  CHECK(r.d.outcome == Outcome::unschedulable);
+  CHECK(testing::reason_texts(r.d) == std::vector<std::string>{"cq-inactive"});
+  CHECK_THAT(r.d.summary, Catch::Contains("cycle"));
 }
 
 }  // namespace

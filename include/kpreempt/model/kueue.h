@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Kueue objects (kueue.x-k8s.io): ClusterQueue, LocalQueue, ResourceFlavor, Workload,
+// Kueue objects (kueue.x-k8s.io): ClusterQueue, Cohort, LocalQueue, ResourceFlavor, Workload,
 // WorkloadPriorityClass, and the Namespaces a namespaceSelector needs.
 #pragma once
 
@@ -85,11 +85,14 @@ struct KueueNamespace {
   StringMap annotations;  // YuniKorn reads its namespace.* and parentqueue annotations
 };
 
-// Cohort objects (v1alpha1/v1beta1): only noticed, hierarchical cohorts are not modelled.
+// A Cohort object (v1alpha1 to v1beta2): a node of a cohort tree with quota of its own. Its
+// borrowingLimit and lendingLimit apply towards its parent. A cohort a ClusterQueue names
+// without an object is a root without quota.
 struct KueueCohort {
-  std::string name, parent;
-  bool has_resource_groups = false;
-  bool fair_sharing = false;
+  std::string name;
+  std::string parent;  // spec.parentName (v1alpha1: spec.parent); empty: a root
+  std::vector<KueueResourceGroup> resource_groups;
+  bool fair_sharing = false;  // spec.fairSharing present (not modelled)
   SourceLoc loc;
 };
 

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-// Kueue v0.14 classical workload preemption (kubernetes-sigs/kueue): quota-level victims
-// (whole Workloads) inside a ClusterQueue by priority and across a flat cohort to reclaim
-// nominal quota. Fair sharing and hierarchical cohorts are not modelled.
+// Kueue classical workload preemption (kubernetes-sigs/kueue v0.14 and v0.19): quota-level
+// victims (whole Workloads) inside a ClusterQueue by priority and across its cohort tree
+// (Cohort objects with parents and quota of their own) to reclaim nominal quota. Fair sharing
+// is not modelled.
 //
 // The preemptor is a pending Workload (Input::workload) or a Pod labelled
 // kueue.x-k8s.io/queue-name, explained as the one-pod-set Workload Kueue would create.

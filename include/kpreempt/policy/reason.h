@@ -76,6 +76,7 @@ enum class Code : std::uint8_t {
   cohort_reclaim,
   cohort_reclaim_while_borrowing,
   cq_below_nominal,
+  cohort_below_nominal,
   cq_inactive,
   within_cq_policy_never,
   reclaim_policy_never,

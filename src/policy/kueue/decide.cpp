@@ -16,14 +16,28 @@ namespace {
 
 using namespace kueue;
 
+// Fair sharing weights matter only when the Kueue Configuration turns fair sharing on, which
+// the dump cannot show; the search modelled is the classical one.
 void scope_warnings(const model::KueueObjects& k, Decision& d) {
-  bool fair = std::any_of(k.cluster_queues.begin(), k.cluster_queues.end(),
-                          [](const auto& cq) { return cq.fair_sharing; });
-  if (fair || !k.cohorts.empty()) {
-    d.warnings.push_back(
-        "the dump has ClusterQueue fairSharing settings or Cohort objects; fair sharing and "
-        "hierarchical cohorts are not modelled, the result assumes classical preemption in flat "
-        "cohorts");
+  std::vector<std::string> fair;
+  for (const auto& cq : k.cluster_queues) {
+    if (cq.fair_sharing) {
+      fair.push_back("ClusterQueue " + cq.name);
+    }
+  }
+  for (const auto& c : k.cohorts) {
+    if (c.fair_sharing) {
+      fair.push_back("Cohort " + c.name);
+    }
+  }
+  if (!fair.empty()) {
+    std::size_t more = fair.size() > 3 ? fair.size() - 3 : 0;
+    fair.resize(std::min<std::size_t>(fair.size(), 3));
+    d.warnings.push_back(fmt::format(
+        "{}{} set{} fairSharing; fair sharing (on when the Kueue Configuration enables it) is "
+        "not modelled, the result assumes classical preemption",
+        fmt::join(fair, ", "), more > 0 ? fmt::format(" and {} more", more) : "",
+        fair.size() + more == 1 ? "s" : ""));
   }
   if (std::any_of(k.flavors.begin(), k.flavors.end(),
                   [](const auto& f) { return !f.topology_name.empty(); })) {
@@ -59,7 +73,7 @@ void preemption_outcome(const Search& s, Decision& d) {
     bool any_candidate = std::any_of(s.verdicts.begin(), s.verdicts.end(), [](const Verdict& v) {
       return v.code == Code::insufficient_candidates || v.code == Code::not_needed ||
              v.code == Code::reclaim_requires_no_borrowing || v.code == Code::cq_below_nominal ||
-             v.code == Code::above_max_priority_threshold;
+             v.code == Code::cohort_below_nominal || v.code == Code::above_max_priority_threshold;
     });
     d.outcome = Outcome::unschedulable;
     d.reasons.push_back(any_candidate ? Code::insufficient_candidates : Code::no_candidates);

@@ -160,7 +160,7 @@ struct QuotaFit {
 };
 
 int borrow_level(const Context& ctx, const FR& fr, std::int64_t val) {
-  return ctx.quota.has_cohort(ctx.p.cq) && ctx.quota.borrows_with(ctx.p.cq, fr, val) ? 1 : 0;
+  return ctx.quota.lowest_subtree_that_fits(ctx.p.cq, fr, val).level;
 }
 
 // The preemption oracle: a target search for this one pair decides between preempt,
@@ -193,19 +193,25 @@ QuotaFit fits_quota(Context& ctx, const FR& fr, std::int64_t val) {
             fmt::format("{} in flavor {}: request {} exceeds the maximum capacity {}", fr.resource,
                         fr.flavor, val, max_capacity)};
   }
+  SubtreeFit subtree = ctx.quota.lowest_subtree_that_fits(q, fr, val);
   if (val <= ctx.quota.available(q, fr)) {
-    return {{PMode::fit, borrow_level(ctx, fr, val)}, std::nullopt, ""};
+    return {{PMode::fit, subtree.level}, std::nullopt, ""};
   }
   const model::ClusterQueue& cq = ctx.quota.cq(q);
   bool bwc = cq.borrow_within_cohort != "Never" && !cq.borrow_within_cohort.empty();
-  if (ctx.quota.quota(q, fr).nominal >= val || bwc) {
+  // Above nominal the queue may still reclaim when a cohort below the root could hold the
+  // request: what that subtree lent to the rest of the tree is its to take back
+  // (mayReclaimInHierarchy).
+  if (ctx.quota.quota(q, fr).nominal >= val || subtree.may_reclaim || bwc) {
     return probe(ctx, fr, val);
   }
-  return {{PMode::no_fit, borrow_level(ctx, fr, val)},
-          Code::request_above_nominal,
-          fmt::format("{} in flavor {}: request {} is above the nominal quota {} and "
-                      "borrowWithinCohort is off",
-                      fr.resource, fr.flavor, val, ctx.quota.quota(q, fr).nominal)};
+  return {
+      {PMode::no_fit, subtree.level},
+      Code::request_above_nominal,
+      fmt::format("{} in flavor {}: request {} is above the nominal quota {}{} and "
+                  "borrowWithinCohort is off",
+                  fr.resource, fr.flavor, val, ctx.quota.quota(q, fr).nominal,
+                  ctx.quota.hierarchical(q) ? ", no cohort below the root could hold it," : "")};
 }
 
 struct GroupResult {

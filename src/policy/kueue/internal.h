@@ -121,7 +121,7 @@ struct Verdict {
 
 struct Search {
   std::vector<Target> targets;    // victims, in removal order after fill-back
-  std::vector<Verdict> verdicts;  // every admitted workload of the CQ and its cohort
+  std::vector<Verdict> verdicts;  // every admitted workload of the CQ and its cohort tree
   bool borrow_attempt = true;     // the attempt that found them allowed borrowing
 };
 

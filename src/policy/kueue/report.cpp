@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // Decision fields for the kueue policy: victims in eviction order, a verdict for every
-// admitted Workload of the ClusterQueue and its cohort, the quota table and JSON details.
+// admitted Workload of the ClusterQueue and its cohort tree, the quota table and JSON details.
 #include "policy/kueue/report.h"
 
 #include <fmt/format.h>
@@ -45,8 +45,12 @@ std::string summary(const Report& r, const Decision& d) {
   }
   who += fmt::format(" (priority {})", r.ctx.p.priority);
   const model::ClusterQueue& q = r.ctx.quota.cq(r.ctx.p.cq);
-  std::string scope = q.cohort.empty() ? "ClusterQueue " + q.name
-                                       : "ClusterQueue " + q.name + " and cohort " + q.cohort;
+  std::string scope = "ClusterQueue " + q.name;
+  if (r.ctx.quota.hierarchical(r.ctx.p.cq)) {
+    scope += " and cohort tree " + r.ctx.quota.name(r.ctx.quota.ancestors(r.ctx.p.cq).back());
+  } else if (!q.cohort.empty()) {
+    scope += " and cohort " + q.cohort;
+  }
   std::string flavors = flavors_text(r.a);
   switch (d.outcome) {
     case Outcome::fits:
@@ -73,7 +77,7 @@ std::string verdict_detail(const Report& r, const Verdict& v) {
   const model::Workload& w = wl(r, *v.a);
   std::string prio = fmt::format("priority {} vs preemptor {}", w.priority, r.ctx.p.priority);
   std::string evicted = model::condition_true(w, "Evicted") ? "; already-evicted" : "";
-  return prio + evicted;
+  return prio + evicted + (v.detail.empty() ? "" : "; " + v.detail);
 }
 
 void add_victims(const Report& r, Decision& d) {
@@ -86,7 +90,7 @@ void add_victims(const Report& r, Decision& d) {
 
 // One NodeVerdict per ClusterQueue holding a judged workload, the preemptor's queue first.
 void add_queue_verdicts(const Report& r, Decision& d) {
-  std::vector<std::size_t> order = r.ctx.quota.cohort_members(r.ctx.p.cq);
+  std::vector<std::size_t> order = r.ctx.quota.tree_cqs(r.ctx.p.cq);
   std::stable_partition(order.begin(), order.end(), [&](std::size_t i) { return i == r.ctx.p.cq; });
   for (std::size_t cq : order) {
     NodeVerdict n;
@@ -130,34 +134,50 @@ std::vector<FR> pairs_involved(const Report& r) {
   return out;
 }
 
+// One table row: a ClusterQueue, or a cohort of a hierarchical tree.
 struct Row {
-  std::size_t cq;
+  std::size_t node;
   FR fr;
   Quota q;
-  std::int64_t guaranteed, before, after;
+  std::int64_t subtree, local, before, after;
 };
 
+// The usage of every node for the pairs, as the dump has it and once the victims are gone and
+// the preemptor admitted (unless it stays pending): the quota model adds and removes usage up
+// the tree exactly, so the simulation is undone in reverse.
 std::vector<Row> quota_rows(const Report& r, const Decision& d) {
   QuotaModel& quota = r.ctx.quota;
-  std::vector<Row> rows;
   std::vector<FR> pairs = pairs_involved(r);
-  std::vector<std::size_t> members = quota.cohort_members(r.ctx.p.cq);
-  std::stable_partition(members.begin(), members.end(),
-                        [&](std::size_t i) { return i == r.ctx.p.cq; });
-  for (std::size_t cq : members) {
+  std::vector<std::size_t> nodes = quota.tree_cqs(r.ctx.p.cq);
+  std::stable_partition(nodes.begin(), nodes.end(), [&](std::size_t i) { return i == r.ctx.p.cq; });
+  if (quota.hierarchical(r.ctx.p.cq)) {
+    std::vector<std::size_t> cohorts = quota.tree_cohorts(r.ctx.p.cq);
+    nodes.insert(nodes.end(), cohorts.begin(), cohorts.end());
+  }
+  std::vector<Row> rows;
+  for (std::size_t n : nodes) {
     for (const FR& fr : pairs) {
-      std::int64_t before = quota.usage(cq, fr);
-      std::int64_t after = before;
-      for (const Target& t : r.s.targets) {
-        if (t.a->cq == cq && t.a->usage.count(fr)) {
-          after -= t.a->usage.at(fr);
-        }
-      }
-      if (cq == r.ctx.p.cq && d.outcome != Outcome::unschedulable) {
-        after += r.a.totals.count(fr) ? r.a.totals.at(fr) : 0;
-      }
-      rows.push_back(Row{cq, fr, quota.quota(cq, fr), quota.guaranteed(cq, fr), before, after});
+      std::int64_t use = quota.usage(n, fr);
+      rows.push_back(Row{n, fr, quota.quota(n, fr), quota.subtree_quota(n, fr),
+                         quota.local_quota(n, fr), use, use});
     }
+  }
+  Admitted incoming{0, r.ctx.p.cq, r.a.totals, {}};
+  bool admits = d.outcome != Outcome::unschedulable;
+  for (const Target& t : r.s.targets) {
+    quota.remove(*t.a);
+  }
+  if (admits) {
+    quota.add(incoming);
+  }
+  for (Row& row : rows) {
+    row.after = quota.usage(row.node, row.fr);
+  }
+  if (admits) {
+    quota.remove(incoming);
+  }
+  for (auto it = r.s.targets.rbegin(); it != r.s.targets.rend(); ++it) {
+    quota.add(*it->a);
   }
   return rows;
 }
@@ -169,20 +189,40 @@ std::string arrow(const std::string& res, std::int64_t before, std::int64_t afte
   return format_amount(res, before) + " -> " + format_amount(res, after);
 }
 
+std::string borrowed(const Row& row) {
+  const std::string& res = row.fr.resource;
+  return arrow(res, std::max<std::int64_t>(0, row.before - row.subtree),
+               std::max<std::int64_t>(0, row.after - row.subtree));
+}
+
+// A flat cohort lists its ClusterQueues; a tree adds its cohorts, with the subtree quota each
+// holds (its own nominal plus what its children lend it).
 void add_quota_table(const Report& r, const std::vector<Row>& rows, Decision& d) {
-  const model::ClusterQueue& q = r.ctx.quota.cq(r.ctx.p.cq);
+  const QuotaModel& quota = r.ctx.quota;
+  const model::ClusterQueue& q = quota.cq(r.ctx.p.cq);
+  bool tree = quota.hierarchical(r.ctx.p.cq);
   Table t;
   t.title = q.cohort.empty() ? fmt::format("quota of ClusterQueue {} (no cohort)", q.name)
+            : tree           ? fmt::format("quota in cohort tree {}",
+                                           quota.name(quota.ancestors(r.ctx.p.cq).back()))
                              : fmt::format("quota in cohort {}", q.cohort);
   t.columns = {"CLUSTERQUEUE", "FLAVOR", "RESOURCE", "NOMINAL", "LENDABLE", "BORROWED", "USAGE"};
+  if (tree) {
+    t.columns = {"NODE",    "FLAVOR",   "RESOURCE", "NOMINAL",
+                 "SUBTREE", "LENDABLE", "BORROWED", "USAGE"};
+  }
   for (const Row& row : rows) {
     const std::string& res = row.fr.resource;
-    std::int64_t nominal = row.q.nominal;
-    t.rows.push_back({r.ctx.quota.cq(row.cq).name, row.fr.flavor, res, format_amount(res, nominal),
-                      format_amount(res, nominal - row.guaranteed),
-                      arrow(res, std::max<std::int64_t>(0, row.before - nominal),
-                            std::max<std::int64_t>(0, row.after - nominal)),
-                      arrow(res, row.before, row.after)});
+    std::vector<std::string> cells{quota.name(row.node), row.fr.flavor, res,
+                                   format_amount(res, row.q.nominal)};
+    if (tree) {
+      cells[0] = (quota.is_cq(row.node) ? "ClusterQueue/" : "Cohort/") + cells[0];
+      cells.push_back(format_amount(res, row.subtree));
+    }
+    cells.push_back(format_amount(res, row.subtree - row.local));
+    cells.push_back(borrowed(row));
+    cells.push_back(arrow(res, row.before, row.after));
+    t.rows.push_back(std::move(cells));
   }
   d.tables.push_back(std::move(t));
 }
@@ -211,20 +251,44 @@ Json assignment_json(const Assignment& a) {
   return pod_sets;
 }
 
+Json limits(Json j, const Quota& q) {
+  j["borrowingLimit"] = q.borrowing_limit ? Json(*q.borrowing_limit) : Json(nullptr);
+  j["lendingLimit"] = q.lending_limit ? Json(*q.lending_limit) : Json(nullptr);
+  return j;
+}
+
+Json cohort_json(const QuotaModel& quota, const Row& row) {
+  std::vector<std::size_t> up = quota.ancestors(row.node);
+  return limits({{"cohort", quota.name(row.node)},
+                 {"parent", up.empty() ? Json(nullptr) : Json(quota.name(up.front()))},
+                 {"flavor", row.fr.flavor},
+                 {"resource", row.fr.resource},
+                 {"nominal", row.q.nominal},
+                 {"subtreeQuota", row.subtree},
+                 {"lendable", row.subtree - row.local},
+                 {"usageBefore", row.before},
+                 {"usageAfter", row.after}},
+                row.q);
+}
+
 void add_details(const Report& r, const std::vector<Row>& rows, Decision& d) {
-  const model::ClusterQueue& q = r.ctx.quota.cq(r.ctx.p.cq);
+  const QuotaModel& model = r.ctx.quota;
+  const model::ClusterQueue& q = model.cq(r.ctx.p.cq);
   Json quota = Json::array();
+  Json cohorts = Json::array();
   for (const Row& row : rows) {
-    Json j = {{"clusterQueue", r.ctx.quota.cq(row.cq).name},
-              {"flavor", row.fr.flavor},
-              {"resource", row.fr.resource},
-              {"nominal", row.q.nominal},
-              {"lendable", row.q.nominal - row.guaranteed},
-              {"usageBefore", row.before},
-              {"usageAfter", row.after}};
-    j["borrowingLimit"] = row.q.borrowing_limit ? Json(*row.q.borrowing_limit) : Json(nullptr);
-    j["lendingLimit"] = row.q.lending_limit ? Json(*row.q.lending_limit) : Json(nullptr);
-    quota.push_back(std::move(j));
+    if (!model.is_cq(row.node)) {
+      cohorts.push_back(cohort_json(model, row));
+      continue;
+    }
+    quota.push_back(limits({{"clusterQueue", model.name(row.node)},
+                            {"flavor", row.fr.flavor},
+                            {"resource", row.fr.resource},
+                            {"nominal", row.q.nominal},
+                            {"lendable", row.q.nominal - row.local},
+                            {"usageBefore", row.before},
+                            {"usageAfter", row.after}},
+                           row.q));
   }
   Json needs = Json::array();
   for (const FR& fr : r.a.needs_preemption()) {
@@ -237,6 +301,14 @@ void add_details(const Report& r, const std::vector<Row>& rows, Decision& d) {
             {"needsPreemption", needs},
             {"borrows", r.borrows},
             {"quota", quota}};
+  if (model.hierarchical(r.ctx.p.cq)) {
+    Json path = Json::array();
+    for (std::size_t a : model.ancestors(r.ctx.p.cq)) {
+      path.push_back(model.name(a));
+    }
+    j["cohortPath"] = std::move(path);
+    j["cohorts"] = std::move(cohorts);
+  }
   j["units"] = "cpu in millicores, other resources in base units";
   d.details = std::move(j);
 }

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-// Classical target search of Kueue v0.14.8: pkg/scheduler/preemption/preemption.go
+// Classical target search of Kueue v0.14.8 and v0.19.2: pkg/scheduler/preemption/preemption.go
 // (classicalPreemptions, fillBackWorkloads, workloadFits, CandidatesOrdering) and
-// pkg/scheduler/preemption/classical/ (candidate collection, classifyPreemptionVariant,
-// candidateIterator), specialised to flat cohorts.
+// pkg/scheduler/preemption/classical/ (hierarchical_preemption.go candidate collection across
+// the cohort tree and classifyPreemptionVariant, candidate_generator.go candidateIterator).
 #include "policy/kueue/internal.h"
 
 #include <fmt/format.h>
@@ -19,6 +19,10 @@ struct Cand {
   bool evicted = false, own = false, above_threshold = false;
   model::Instant reserved;
   std::string uid;
+  // The cohorts between its ClusterQueue and the lowest common ancestor with the preemptor's,
+  // which must stay over their subtree quota for it to remain a candidate.
+  std::vector<std::size_t> below_lca;
+  std::string why;  // where a hierarchical advantage comes from, for the verdict
 };
 
 const model::Workload& wl(const Context& ctx, const Admitted& a) {
@@ -50,13 +54,49 @@ bool uses_any(const Admitted& a, const FRSet& needs) {
   return std::any_of(needs.begin(), needs.end(), [&](const FR& fr) { return a.uses.count(fr); });
 }
 
-// Whether the preemptor would fit in its own ClusterQueue's nominal quota for every pair it
-// requests (hierarchical advantage in a flat cohort).
-bool has_advantage(const Context& ctx, const FRAmounts& requests) {
-  return std::all_of(requests.begin(), requests.end(), [&](const auto& kv) {
-    return ctx.quota.usage(ctx.p.cq, kv.first) + kv.second <=
-           ctx.quota.quota(ctx.p.cq, kv.first).nominal;
-  });
+// Where an admitted workload of another ClusterQueue sits relative to the preemptor's: the
+// lowest common ancestor (an index into the preemptor's ancestors) and the cohorts below it.
+struct Placement {
+  std::size_t lca = 0;
+  std::vector<std::size_t> below_lca;
+};
+
+Placement place(const Context& ctx, std::size_t cq) {
+  std::vector<std::size_t> mine = ctx.quota.ancestors(ctx.p.cq);
+  Placement out;
+  for (std::size_t a : ctx.quota.ancestors(cq)) {
+    auto it = std::find(mine.begin(), mine.end(), a);
+    if (it != mine.end()) {
+      out.lca = static_cast<std::size_t>(it - mine.begin());
+      return out;
+    }
+    out.below_lca.push_back(a);
+  }
+  return out;  // not reached for a queue of the same tree
+}
+
+// Hierarchical advantage per ancestor of the preemptor's ClusterQueue
+// (collectCandidatesForHierarchicalReclaim): the node whose quota holds the requests, the
+// queue's nominal quota or the subtree of a lower ancestor, what each level's free local quota
+// leaves of them going up; none without advantage. A workload the reclaim policy allows, found
+// at ancestor k, is a HierarchicalReclaim candidate (usable while the preemptor borrows, with
+// no borrowWithinCohort threshold) when out[k] is set.
+std::vector<std::optional<std::size_t>> advantage(const Context& ctx, const FRAmounts& requests) {
+  FRAmounts rest;
+  std::optional<std::size_t> holder;
+  if (ctx.quota.fits_in_quota(ctx.p.cq, requests, rest)) {
+    holder = ctx.p.cq;
+  }
+  std::vector<std::optional<std::size_t>> out;
+  for (std::size_t a : ctx.quota.ancestors(ctx.p.cq)) {
+    out.push_back(holder);
+    FRAmounts next;
+    if (ctx.quota.fits_in_quota(a, rest, next) && !holder) {
+      holder = a;
+    }
+    rest = std::move(next);
+  }
+  return out;
 }
 
 Variant classify(const Context& ctx, std::int32_t prio, bool advantage, bool& above) {
@@ -75,47 +115,75 @@ Variant classify(const Context& ctx, std::int32_t prio, bool advantage, bool& ab
   return Variant::reclaim_while_borrowing;
 }
 
-// The code that keeps an admitted workload out of the candidates; none for a candidate.
-std::optional<Code> screen(const Context& ctx, const Admitted& a, const FRSet& needs) {
+// Why a workload of another ClusterQueue is out of reach: the first cohort between it and the
+// lowest common ancestor that is within its subtree quota (upstream does not enter that
+// subtree), or its ClusterQueue within nominal.
+std::optional<Verdict> out_of_reach(const Context& ctx, const Admitted& a, const FRSet& needs,
+                                    const Placement& at) {
+  for (auto it = at.below_lca.rbegin(); it != at.below_lca.rend(); ++it) {
+    if (ctx.quota.within_nominal(*it, needs)) {
+      return Verdict{&a, false, Code::cohort_below_nominal,
+                     "cohort " + ctx.quota.name(*it) + " is within its subtree quota"};
+    }
+  }
+  if (ctx.quota.within_nominal(a.cq, needs)) {
+    return Verdict{&a, false, Code::cq_below_nominal, ""};
+  }
+  return std::nullopt;
+}
+
+// The verdict that keeps an admitted workload out of the candidates; none for a candidate.
+std::optional<Verdict> screen(const Context& ctx, const Admitted& a, const FRSet& needs,
+                              const Placement& at) {
   const model::ClusterQueue& q = ctx.quota.cq(ctx.p.cq);
   const model::Workload& w = wl(ctx, a);
+  auto code = [&](std::optional<Code> c) {
+    return c ? std::optional(Verdict{&a, false, *c, ""}) : std::nullopt;
+  };
   if (a.cq == ctx.p.cq) {
     if (q.within_cluster_queue == "Never" || q.within_cluster_queue.empty()) {
-      return Code::within_cq_policy_never;
+      return code(Code::within_cq_policy_never);
     }
-    return uses_any(a, needs) ? policy_block(q.within_cluster_queue, w.priority, ctx, w)
-                              : Code::not_using_assigned_flavor;
+    return code(uses_any(a, needs) ? policy_block(q.within_cluster_queue, w.priority, ctx, w)
+                                   : Code::not_using_assigned_flavor);
   }
   if (q.reclaim_within_cohort == "Never" || q.reclaim_within_cohort.empty()) {
-    return Code::reclaim_policy_never;
+    return code(Code::reclaim_policy_never);
   }
   if (!ctx.quota.active(a.cq)) {
-    return Code::cq_inactive;
+    return code(Code::cq_inactive);
   }
-  if (!ctx.quota.over_nominal(a.cq, needs)) {
-    return Code::cq_below_nominal;
+  if (std::optional<Verdict> v = out_of_reach(ctx, a, needs, at)) {
+    return v;
   }
-  return uses_any(a, needs) ? policy_block(q.reclaim_within_cohort, w.priority, ctx, w)
-                            : Code::not_using_assigned_flavor;
+  return code(uses_any(a, needs) ? policy_block(q.reclaim_within_cohort, w.priority, ctx, w)
+                                 : Code::not_using_assigned_flavor);
 }
 
-bool in_scope(const Context& ctx, const Admitted& a) {
-  if (a.cq == ctx.p.cq) {
-    return true;
+// The ClusterQueues of the preemptor's cohort tree, its own included.
+std::vector<bool> in_tree(const Context& ctx) {
+  std::vector<bool> out(ctx.quota.cq_count(), false);
+  for (std::size_t cq : ctx.quota.tree_cqs(ctx.p.cq)) {
+    out[cq] = true;
   }
-  const auto& members = ctx.quota.cohort_members(ctx.p.cq);
-  return ctx.quota.has_cohort(ctx.p.cq) &&
-         std::find(members.begin(), members.end(), a.cq) != members.end();
+  return out;
 }
 
-// CandidatesOrdering: evicted first, other ClusterQueues first, lower priority, most
-// recently reserved, then uid.
+// NewCandidateIterator sorts three lists apart and joins them evicted first: workloads the
+// preemptor has hierarchical advantage over, the other ClusterQueues' and its own queue's. In
+// a flat cohort this is CandidatesOrdering's other-ClusterQueues-first key.
+int block(const Cand& c) {
+  return c.own ? 2 : c.variant == Variant::reclaim ? 0 : 1;
+}
+
+// CandidatesOrdering within those lists: evicted first, lower priority, most recently
+// reserved, then uid.
 bool before(const Cand& x, const Cand& y) {
   if (x.evicted != y.evicted) {
     return x.evicted;
   }
-  if (x.own != y.own) {
-    return !x.own;
+  if (block(x) != block(y)) {
+    return block(x) < block(y);
   }
   if (x.priority != y.priority) {
     return x.priority < y.priority;
@@ -128,15 +196,17 @@ bool before(const Cand& x, const Cand& y) {
 
 std::vector<Cand> collect(const Context& ctx, const FRSet& needs, const FRAmounts& requests,
                           std::vector<Verdict>& verdicts) {
-  bool advantage = has_advantage(ctx, requests);
+  std::vector<std::optional<std::size_t>> adv = advantage(ctx, requests);
+  std::vector<bool> scope = in_tree(ctx);
   std::vector<Cand> out;
   for (const Admitted& a : ctx.quota.admitted()) {
-    if (!in_scope(ctx, a) || ctx.p.replaces == a.workload) {
+    if (!scope[a.cq] || ctx.p.replaces == a.workload) {
       continue;  // the replaced slice finishes on admission, it is not preempted
     }
     const model::Workload& w = wl(ctx, a);
-    if (std::optional<Code> code = screen(ctx, a, needs)) {
-      verdicts.push_back(Verdict{&a, false, *code, ""});
+    Placement at = a.cq == ctx.p.cq ? Placement{} : place(ctx, a.cq);
+    if (std::optional<Verdict> v = screen(ctx, a, needs, at)) {
+      verdicts.push_back(std::move(*v));
       continue;
     }
     Cand c{&a,
@@ -146,9 +216,15 @@ std::vector<Cand> collect(const Context& ctx, const FRSet& needs, const FRAmount
            a.cq == ctx.p.cq,
            false,
            quota_reserved_time(w, ctx.in.now),
-           w.uid};
+           w.uid,
+           at.below_lca,
+           ""};
     if (!c.own) {
-      c.variant = classify(ctx, w.priority, advantage, c.above_threshold);
+      std::optional<std::size_t> holder = adv[at.lca];
+      c.variant = classify(ctx, w.priority, holder.has_value(), c.above_threshold);
+      if (holder && *holder != ctx.p.cq) {
+        c.why = "hierarchical advantage: cohort " + ctx.quota.name(*holder) + " holds the request";
+      }
     }
     out.push_back(c);
   }
@@ -190,6 +266,20 @@ bool removed_by_walk(Code code) {
   }
 }
 
+// candidateIsValid, beyond the borrowing rule: the candidate's ClusterQueue and every cohort
+// between it and the lowest common ancestor must still be over nominal.
+std::optional<Code> invalidated(const Context& ctx, const Cand& c, const FRSet& needs) {
+  if (ctx.quota.within_nominal(c.a->cq, needs)) {
+    return Code::cq_below_nominal;
+  }
+  for (std::size_t cohort : c.below_lca) {
+    if (ctx.quota.within_nominal(cohort, needs)) {
+      return Code::cohort_below_nominal;
+    }
+  }
+  return std::nullopt;
+}
+
 struct Walk {
   bool fit = false;
   std::vector<std::size_t> chosen;  // indexes into the candidates
@@ -223,10 +313,13 @@ Walk walk(Context& ctx, const std::vector<Cand>& cands, const FRSet& needs,
                                      : Code::reclaim_requires_no_borrowing;
       continue;
     }
-    // Once a borrowing queue is back within nominal its other workloads are off-limits.
-    if (!c.own && !ctx.quota.over_nominal(c.a->cq, needs)) {
-      w.codes[i] = Code::cq_below_nominal;
-      continue;
+    // Once a borrowing queue, or a cohort between it and the preemptor's, is back within
+    // nominal its other workloads are off-limits.
+    if (!c.own) {
+      if (std::optional<Code> code = invalidated(ctx, c, needs)) {
+        w.codes[i] = *code;
+        continue;
+      }
     }
     ctx.quota.remove(*c.a);
     w.chosen.push_back(i);
@@ -296,7 +389,7 @@ Search find_targets(Context& ctx, const FRSet& needs, const FRAmounts& requests)
     if (!last.fit && !is_victim[i] && removed_by_walk(code)) {
       code = Code::insufficient_candidates;  // removed, yet the preemptor still did not fit
     }
-    s.verdicts.push_back(Verdict{cands[i].a, is_victim[i], code, ""});
+    s.verdicts.push_back(Verdict{cands[i].a, is_victim[i], code, cands[i].why});
   }
   return s;
 }
