@@ -204,6 +204,11 @@ void decode_pod(const Field& root, DecodeContext& ctx) {
   if (!p.deletion_timestamp && p.phase != "Succeeded" && p.phase != "Failed") {
     record_scheduler_images(root["spec"], p.labels, {"Pod", p.namespace_, p.name}, ctx);
   }
+  if (root["spec"]["schedulingGroup"].present()) {
+    // Kubernetes' workload-aware scheduling (feature gate GenericWorkload, off by default).
+    ctx.out.add(model::UnmodelledGate{
+        "workload-aware", {"Pod", p.namespace_, p.name}, "spec.schedulingGroup", root.loc()});
+  }
   if (ctx.pods != nullptr) {
     ctx.pods->push_back(model::ObjectRef{"Pod", p.namespace_, p.name});
   }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Objects that hold back admission or placement in ways no policy models: Kueue admission
-// checks (AdmissionCheck, ProvisioningRequest), MultiKueue and DRA claims. They are kept only
+// checks (AdmissionCheck, ProvisioningRequest), MultiKueue, DRA claims and Kubernetes'
+// workload-aware scheduling objects. They are kept only
 // by name, so that an explanation can say what it leaves out.
 #include "load/decode.h"
 
@@ -20,6 +21,10 @@ constexpr Unmodelled k_unmodelled[] = {
     {"MultiKueueCluster", "kueue", "MultiKueue dispatch"},
     {"ResourceClaim", "dra", "DRA device claim"},
     {"ResourceClaimTemplate", "dra", "DRA device claim"},
+    // scheduling.k8s.io (Kubernetes 1.35+): gang scheduling and workload-aware preemption.
+    {"PodGroup", "workload-aware", "PodGroup"},
+    {"CompositePodGroup", "workload-aware", "CompositePodGroup"},
+    {"Workload", "workload-aware", "Workload"},
 };
 
 }  // namespace

@@ -116,6 +116,31 @@ void disable_preemption(const model::SchedulerProfile& p, Decision& d) {
       p.scheduler_name);
 }
 
+// Objects of Kubernetes' workload-aware scheduling (default.md "(W)"): with its feature gate
+// off, the default, every pod is judged by the single-pod rules, which is what kpreempt does.
+void warn_workload_aware(const Entry& e, const Input& in, Decision& d) {
+  if (e.scheduler != Scheduler::kube) {
+    return;
+  }
+  std::vector<std::string> seen;
+  std::size_t count = 0;
+  for (const model::UnmodelledGate& g : in.snapshot.unmodelled()) {
+    if (g.family == "workload-aware" && ++count <= 3) {
+      seen.push_back(g.what == "spec.schedulingGroup"
+                         ? model::to_string(g.ref) + " (" + g.what + ")"
+                         : model::to_string(g.ref));
+    }
+  }
+  if (count == 0) {
+    return;
+  }
+  d.warnings.push_back(fmt::format(
+      "the dump holds {} object(s) of workload-aware scheduling ({}{}): with feature gate "
+      "GenericWorkload off, the default, every pod is judged by the single-pod rules, as here; "
+      "gang preemption with the gate on is not modelled",
+      count, fmt::join(seen, ", "), count > seen.size() ? ", ..." : ""));
+}
+
 void warn_unmodelled(const Entry& e, const Input& in, Decision& d) {
   for (const model::UnmodelledGate& g : in.snapshot.unmodelled()) {
     if (g.family == "kueue" && e.scheduler == Scheduler::kueue) {
@@ -123,6 +148,7 @@ void warn_unmodelled(const Entry& e, const Input& in, Decision& d) {
                                        model::to_string(g.ref), g.what));
     }
   }
+  warn_workload_aware(e, in, d);
   if (in.preemptor == model::k_none) {
     return;
   }

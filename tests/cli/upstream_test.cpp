@@ -175,3 +175,14 @@ TEST_CASE("a check scenario without upstream: takes the dump's line", "[cli][ups
   CHECK(pinned_doc["scenarios"][0]["upstreamLine"] == "v0.19");
   CHECK(has(pinned_doc["scenarios"][0].value("upstreamFrom", ""), "upstream: v0.19 ("));
 }
+
+TEST_CASE("workload-aware scheduling objects are named: with the gate off, pods are judged alone",
+          "[cli][upstream]") {
+  Run r = kpreempt::test::run_cli(
+      {"explain", "--no-cache", "-f", KPREEMPT_TESTDATA "/cli/workload-aware/cluster.yaml", "--pod",
+       "default/trainer-0", "--policy", "default", "--now", "2026-11-27T00:00:00Z", "-o", "json"});
+  REQUIRE(r.code == 0);
+  CHECK(r.out.find("\"outcome\": \"preempt\"") != std::string::npos);
+  CHECK(r.out.find("workload-aware scheduling (PodGroup/default/trainers, Pod/default/trainer-0 "
+                   "(spec.schedulingGroup))") != std::string::npos);
+}
