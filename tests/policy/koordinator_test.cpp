@@ -12,6 +12,7 @@
 #include <catch2/catch.hpp>
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -170,20 +171,46 @@ TEST_CASE("a gang with fewer members than minMember is rejected without preempti
   CHECK(d.victims.empty());
 }
 
-TEST_CASE("a gang that cannot be placed as a whole evicts nothing", "[policy][koordinator]") {
-  // One 4-cpu node and two 3-cpu members: the second member never fits, so the job fails and
-  // the trigger pod alone finds only default-quota pods, which are protected.
+TEST_CASE("a gang member that fits no node even emptied evicts nothing", "[policy][koordinator]") {
+  // An 8-cpu node holding a higher-priority pod of 4 cpu and a 5-cpu trigger (every member is
+  // filtered with the trigger's PreFilter state, so its size is what counts): evicting `low`
+  // leaves 4 cpu, the job fails, and the trigger pod alone finds only default-quota pods, which
+  // are protected.
   const std::string gang = "{pod-group.scheduling.sigs.k8s.io: g}";
   const model::Snapshot snap =
-      load(node("n1", 4) + pod_group("ns", "g", 2) + pod("ns", "low", "n1", 1, "4") +
-           pod("ns", "m0", "", 10, "3", gang) + pod("ns", "m1", "", 10, "3", gang));
+      load(node("n1", 8) + pod_group("ns", "g", 2) + pod("ns", "low", "n1", 1, "4") +
+           pod("ns", "high", "n1", 100, "4") + pod("ns", "m0", "", 10, "5", gang) +
+           pod("ns", "m1", "", 10, "3", gang));
   const Decision d = run(snap, "ns", "m0", {{"Coscheduling.enablePreemption", "true"}});
   CHECK(d.outcome == Outcome::unschedulable);
   CHECK(has_reason(d, "job:member-unplaceable"));
   CHECK(d.victims.empty());
 }
 
-TEST_CASE("a gang is placed across nodes with victims on each", "[policy][koordinator]") {
+TEST_CASE("a gang too big for its one node still evicts there, as upstream does",
+          "[policy][koordinator]") {
+  // Two 3-cpu members each fit the emptied 4-cpu node on their own; placement does not stack
+  // them, so both go to n1 and try-assign-back evicts `low` though only one member fits.
+  const std::string gang = "{pod-group.scheduling.sigs.k8s.io: g}";
+  const model::Snapshot snap =
+      load(node("n1", 4) + pod_group("ns", "g", 2) + pod("ns", "low", "n1", 1, "4") +
+           pod("ns", "m0", "", 10, "3", gang) + pod("ns", "m1", "", 10, "3", gang));
+  const Decision d = run(snap, "ns", "m0", {{"Coscheduling.enablePreemption", "true"}});
+  CHECK(d.outcome == Outcome::preempt);
+  CHECK(victims(d) == std::vector<std::string>{"low"});
+  CHECK(std::any_of(d.warnings.begin(), d.warnings.end(), [](const std::string& w) {
+    return w.starts_with(
+        "upstream-members-not-stacked: 2 members were placed on n1, which holds "
+        "1 of them");
+  }));
+}
+
+// koordinator.md 6.4 (corrected): placeToSchedulePods never stores the node it assumed for a
+// member, so every member sees its node with only the victims removed. Both members take the
+// cheaper n1, where only one fits; try-assign-back re-tests them stacked, fails with any victim
+// back, and evicts every possible victim of n1.
+TEST_CASE("gang members are placed without the earlier ones, as upstream does",
+          "[policy][koordinator]") {
   const std::string gang = "{pod-group.scheduling.sigs.k8s.io: g}";
   const model::Snapshot snap = load(
       node("n1", 8) + node("n2", 8) + pod_group("ns", "g", 2) + pod("ns", "a", "n1", 1, "4") +
@@ -192,10 +219,31 @@ TEST_CASE("a gang is placed across nodes with victims on each", "[policy][koordi
   const Decision d = run(snap, "ns", "m0", {{"Coscheduling.enablePreemption", "true"}});
   CHECK(d.outcome == Outcome::preempt);
   CHECK(d.node == "n1");
-  CHECK(victims(d) == std::vector<std::string>{"a", "c"});
+  CHECK(victims(d) == std::vector<std::string>{"a", "b"});
   REQUIRE(d.tables.size() == 2);
   CHECK(d.tables[0].rows.size() == 2);
-  CHECK(d.tables[0].rows[1][1] == "n2");
+  CHECK(d.tables[0].rows[1][1] == "n1");
+  CHECK(std::any_of(d.warnings.begin(), d.warnings.end(), [](const std::string& w) {
+    return w.starts_with(
+        "upstream-members-not-stacked: 2 members were placed on n1, which holds "
+        "1 of them");
+  }));
+}
+
+TEST_CASE("gang members that fit a node together reprieve what they can", "[policy][koordinator]") {
+  const std::string gang = "{pod-group.scheduling.sigs.k8s.io: g}";
+  const model::Snapshot snap = load(
+      node("n1", 8) + node("n2", 8) + pod_group("ns", "g", 2) + pod("ns", "a", "n1", 1, "4") +
+      pod("ns", "b", "n1", 1, "2") + pod("ns", "c", "n2", 5, "4") + pod("ns", "d", "n2", 5, "2") +
+      pod("ns", "m0", "", 100, "3", gang) + pod("ns", "m1", "", 100, "3", gang));
+  const Decision d = run(snap, "ns", "m0", {{"Coscheduling.enablePreemption", "true"}});
+  CHECK(d.outcome == Outcome::preempt);
+  CHECK(d.node == "n1");
+  // a (4) goes; with b (2) back the two members (6) still fit the 8 cores.
+  CHECK(victims(d) == std::vector<std::string>{"a"});
+  CHECK(std::none_of(d.warnings.begin(), d.warnings.end(), [](const std::string& w) {
+    return w.starts_with("upstream-members-not-stacked");
+  }));
 }
 
 TEST_CASE("with enablePreemption a pod outside any gang preempts across quotas",

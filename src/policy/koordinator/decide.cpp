@@ -159,6 +159,7 @@ void preempt(const Context& ctx, const koordinator::Admission& adm, const std::o
   if (ctx.args.enable_preemption) {
     job = koordinator::run_job_level(ctx, potential, gang);
     if (job.ok) {
+      d.warnings.insert(d.warnings.end(), job.warnings.begin(), job.warnings.end());
       finish_job(ctx, job, d);
       node_verdicts(ctx, nullptr, &job, d);
       d.details = koordinator::details(ctx, adm, gang, &job, d);

@@ -125,15 +125,17 @@ void estimate_costs(const Context& ctx, const std::vector<std::vector<model::Pod
 }
 
 // placeToSchedulePods: each member narrows the feasible set of the previous one and takes the
-// cheapest node, the first by name on ties.
+// cheapest node, the first by name on ties. Upstream builds an assumed node for the next member
+// but never stores it where findFeasibleNodes reads, so every member sees its node with only the
+// victims removed, without the earlier members on it.
 bool place(const Context& ctx, const std::vector<model::NodeId>& potential,
            const std::vector<std::vector<model::PodId>>& possible, JobLevel& out) {
   std::vector<model::NodeId> feasible = potential;
-  std::vector<std::vector<model::PodId>> assumed(possible.size());
+  const std::vector<model::PodId> none;
   for (model::PodId m : out.pending) {
     std::vector<model::NodeId> next;
     for (model::NodeId n : feasible) {
-      if (run_filters(ctx, common::NodeView{n, possible[n], assumed[n]}, out.pending).ok()) {
+      if (run_filters(ctx, common::NodeView{n, possible[n], none}, out.pending).ok()) {
         next.push_back(n);
       }
     }
@@ -141,8 +143,7 @@ bool place(const Context& ctx, const std::vector<model::NodeId>& potential,
     if (feasible.empty()) {
       out.code = Code::member_unplaceable;
       out.detail = fmt::format(
-          "member {} fits no node even with every possible victim removed "
-          "and the earlier members placed; nothing is evicted",
+          "member {} fits no node even with every possible victim removed; nothing is evicted",
           ctx.snap.pods()[m].name);
       return false;
     }
@@ -152,10 +153,24 @@ bool place(const Context& ctx, const std::vector<model::NodeId>& potential,
         best = n;
       }
     }
-    assumed[best].push_back(m);
     out.placements.push_back(Placement{m, best});
   }
   return true;
+}
+
+// How many of `members`, placed one after another, fit node `n` with `removed` gone.
+std::size_t fit_stacked(const Context& ctx, model::NodeId n,
+                        const std::vector<model::PodId>& removed,
+                        const std::vector<model::PodId>& members,
+                        const std::vector<model::PodId>& pending) {
+  std::vector<model::PodId> added;
+  for (model::PodId m : members) {
+    if (!run_filters(ctx, common::NodeView{n, removed, added}, pending).ok()) {
+      break;
+    }
+    added.push_back(m);
+  }
+  return added.size();
 }
 
 bool by_reprieve_order(const model::Snapshot& snap, model::PodId a, model::PodId b) {
@@ -180,6 +195,17 @@ void assign_back(const Context& ctx, model::NodeId n, std::vector<model::PodId> 
   }
   std::sort(possible.begin(), possible.end(),
             [&](model::PodId a, model::PodId b) { return by_reprieve_order(ctx.snap, a, b); });
+  const std::size_t fit = fit_stacked(ctx, n, possible, members, out.pending);
+  if (fit < members.size()) {
+    // Placement did not stack the members, so try-assign-back finds them too many for the node
+    // with any victim back: every possible victim here goes, and still not all members fit.
+    out.warnings.push_back(fmt::format(
+        "upstream-members-not-stacked: {} members were placed on {}, which holds {} of them "
+        "even with every possible victim evicted; Koordinator places each member without the "
+        "earlier ones (placeToSchedulePods), so it evicts every possible victim there and the "
+        "members that do not fit stay pending",
+        members.size(), ctx.snap.nodes()[n].name, fit));
+  }
   std::vector<model::PodId> removed = possible;
   for (model::PodId v : possible) {
     std::erase(removed, v);

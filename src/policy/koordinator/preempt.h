@@ -91,6 +91,7 @@ struct JobLevel {
   std::vector<std::vector<model::PodId>> victims;  // per node id
   std::vector<std::vector<PodVerdict>> pods;       // per node id, examined nodes only
   std::vector<std::optional<Code>> node_code;      // per node id; none: not examined
+  std::vector<std::string> warnings;               // upstream quirks that shaped the answer
 };
 // Coscheduling PostFilter with enablePreemption: the gang (or the pod alone) as one preemptor.
 JobLevel run_job_level(const Context& ctx, const std::vector<bool>& potential,
