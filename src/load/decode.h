@@ -87,6 +87,8 @@ std::optional<std::string> kueue_queue(const Field& root);
 void add_derived_workload(const Field& root, const std::string& stem,
                           const std::vector<DerivedPodSet>& pod_sets,
                           const std::optional<std::string>& priority_class, DecodeContext& ctx);
+// The pod sets of an AppWrapper's components, named <name>-<index> (decode_appwrapper.cpp).
+std::vector<DerivedPodSet> appwrapper_pod_sets(const Field& root);
 // Decodes what Kueue reads of a pod template's spec into `ps`.
 void decode_pod_template(const Field& spec, model::KueuePodSet& ps);
 // Raises `resource` in `requests` to at least `floor` (Kueue's MergeResourceListKeepMax).

@@ -312,7 +312,30 @@ void raise_request(model::ResourceList& requests, const std::string& resource,
   requests.emplace_back(resource, floor);
 }
 
+namespace {
+
+// The kinds of Kueue's job integrations. An object whose controller is one of them is part of
+// that job (a JobSet's Jobs, a RayJob's RayCluster, a TrainJob's JobSet): the jobframework
+// reconciler leaves it to its owner's Workload (IsOwnerManagedByKueue), labels or not.
+bool owned_by_integration(const Field& root) {
+  static constexpr std::string_view k_kinds[] = {
+      "Job",    "JobSet", "PyTorchJob", "TFJob",    "XGBoostJob", "PaddleJob",      "JAXJob",
+      "MPIJob", "RayJob", "RayCluster", "TrainJob", "AppWrapper", "LeaderWorkerSet"};
+  bool owned = false;
+  root["metadata"]["ownerReferences"].each_item([&](const Field& o) {
+    const std::string kind = o["kind"].str();
+    owned = owned || (o["controller"].boolean() &&
+                      std::find(std::begin(k_kinds), std::end(k_kinds), kind) != std::end(k_kinds));
+  });
+  return owned;
+}
+
+}  // namespace
+
 std::optional<std::string> kueue_queue(const Field& root) {
+  if (owned_by_integration(root)) {
+    return std::nullopt;
+  }
   model::StringMap labels = root["metadata"]["labels"].string_map();
   if (const std::string* queue = model::find(labels, model::k_kueue_queue_label)) {
     return *queue;

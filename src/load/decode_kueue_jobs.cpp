@@ -197,8 +197,8 @@ void decode_kueue_job(const Field& root, DecodeContext& ctx) {
   }
   const std::string name = object_name(root);
   Field spec = root["spec"];
-  if (kind == "TrainJob" || kind == "AppWrapper") {
-    // Their pod sets come from a TrainingRuntime or from arbitrary embedded objects.
+  if (kind == "TrainJob") {
+    // Kueue reads the pod sets of the JobSet the trainer makes from a TrainingRuntime.
     if (ctx.derive_pods) {
       ctx.warn(root, fmt::format("not modelled: Kueue would admit {} {}/{} as a Workload "
                                  "kpreempt cannot derive; pass its Workload",
@@ -216,6 +216,8 @@ void decode_kueue_job(const Field& root, DecodeContext& ctx) {
   std::optional<std::string> priority_class;
   if (kind == "JobSet") {
     sets = jobset_pod_sets(spec);
+  } else if (kind == "AppWrapper") {
+    sets = appwrapper_pod_sets(root);
   } else if (const ReplicaKind* k = find_replica_kind(kind)) {
     sets = replica_pod_sets(spec, *k);
     priority_class = run_policy_class(spec);

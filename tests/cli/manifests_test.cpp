@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // End-to-end: workload manifests given with --pod-file are explained pod by pod.
 #include "support/run.h"
+#include "support/text.h"
 
 #include <catch2/catch.hpp>
 
@@ -12,14 +13,6 @@ using kpreempt::test::Run;
 
 constexpr const char* k_demo = "explain -f testdata/demo/cluster.yaml --now 2026-11-22T10:00:00Z ";
 
-std::size_t count(const std::string& text, const std::string& what) {
-  std::size_t n = 0;
-  for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) {
-    ++n;
-  }
-  return n;
-}
-
 }  // namespace
 
 TEST_CASE("a Deployment of two replicas in --pod-file is explained as two pods", "[manifest]") {
@@ -28,9 +21,11 @@ TEST_CASE("a Deployment of two replicas in --pod-file is explained as two pods",
       true);
   INFO(r.out);
   REQUIRE(r.code == 0);
-  CHECK(count(r.out, "Pod ml/trainer-next-what-if-0  priority 50000 (training-critical)") == 1);
-  CHECK(count(r.out, "Pod ml/trainer-next-what-if-1  priority 50000 (training-critical)") == 1);
-  CHECK(count(r.out, "  outcome   ") == 2);
+  CHECK(kpreempt::test::occurrences(
+            r.out, "Pod ml/trainer-next-what-if-0  priority 50000 (training-critical)") == 1);
+  CHECK(kpreempt::test::occurrences(
+            r.out, "Pod ml/trainer-next-what-if-1  priority 50000 (training-critical)") == 1);
+  CHECK(kpreempt::test::occurrences(r.out, "  outcome   ") == 2);
 }
 
 TEST_CASE("a StatefulSet and a CronJob in --pod-file become their pods", "[manifest]") {
@@ -43,10 +38,10 @@ TEST_CASE("a StatefulSet and a CronJob in --pod-file become their pods", "[manif
   REQUIRE(r.code == 0);
   for (const char* name :
        {"db-0", "db-1", "db-2", "nightly-report-what-if-0", "nightly-report-what-if-1"}) {
-    CHECK(count(r.out, std::string("name: ") + name + "\n") >= 1);
+    CHECK(kpreempt::test::occurrences(r.out, std::string("name: ") + name + "\n") >= 1);
   }
-  CHECK(count(r.out, "name: db-3\n") == 0);
-  CHECK(count(r.out, "name: nightly-report-what-if-2\n") == 0);
+  CHECK(kpreempt::test::occurrences(r.out, "name: db-3\n") == 0);
+  CHECK(kpreempt::test::occurrences(r.out, "name: nightly-report-what-if-2\n") == 0);
 }
 
 TEST_CASE("a bad pod template in --pod-file names the template field", "[manifest]") {
@@ -66,12 +61,12 @@ TEST_CASE("a queue-labelled JobSet in --pod-file is explained as the Workload Ku
       true);
   INFO(r.out);
   REQUIRE(r.code == 0);
-  CHECK(count(r.out, "team-a/jobset-sleep-job") >= 1);
-  CHECK(count(r.out, "JobSet/team-a/sleep-job") >= 1);
+  CHECK(kpreempt::test::occurrences(r.out, "team-a/jobset-sleep-job") >= 1);
+  CHECK(kpreempt::test::occurrences(r.out, "JobSet/team-a/sleep-job") >= 1);
   // 3 cpu wanted, 2 free: the lower-priority Workload goes. The Job it was made for is in
   // the dump too, and is not counted a second time.
-  CHECK(count(r.out, "job-batch-low-1a2b3") >= 1);
-  CHECK(count(r.out, "Workload team-a/job-batch-low ") == 0);
+  CHECK(kpreempt::test::occurrences(r.out, "job-batch-low-1a2b3") >= 1);
+  CHECK(kpreempt::test::occurrences(r.out, "Workload team-a/job-batch-low ") == 0);
 }
 
 TEST_CASE("pods of a Kueue pod group in --pod-file are admitted as the group's one Workload",
@@ -83,8 +78,9 @@ TEST_CASE("pods of a Kueue pod group in --pod-file are admitted as the group's o
   INFO(r.out);
   REQUIRE(r.code == 0);
   // Each member is explained, each as the whole group: 2 cpu on top of the 2 in use.
-  CHECK(count(r.out, "\"summary\": \"Workload/team-a/sample-group (from Pod/team-a/sample-") == 2);
-  CHECK(count(r.out, "\"usageAfter\": 4000") == 2);
+  CHECK(kpreempt::test::occurrences(
+            r.out, "\"summary\": \"Workload/team-a/sample-group (from Pod/team-a/sample-") == 2);
+  CHECK(kpreempt::test::occurrences(r.out, "\"usageAfter\": 4000") == 2);
 }
 
 TEST_CASE("a pod group short of its total count gets no Workload yet", "[manifest][kinds]") {
@@ -94,5 +90,6 @@ TEST_CASE("a pod group short of its total count gets no Workload yet", "[manifes
       false);
   INFO(r.out);
   REQUIRE(r.code == 0);
-  CHECK(count(r.out, "pod group team-a/sample-group has 2 of its 3 pods") == 2);
+  CHECK(kpreempt::test::occurrences(r.out, "pod group team-a/sample-group has 2 of its 3 pods") ==
+        2);
 }

@@ -3,6 +3,7 @@
 // YuniKorn's quota preemption guide. It stays out of the pending pod's answer: one warning by
 // default, its own sections with YuniKorn.quotaPreemption=assume-fired.
 #include "support/run.h"
+#include "support/text.h"
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
@@ -26,14 +27,6 @@ Run stderr_of(const std::string& args) {
                                    KPREEMPT_BINARY + "' " + args + " 2>&1 >/dev/null");
 }
 
-std::size_t count(const std::string& text, const std::string& what) {
-  std::size_t n = 0;
-  for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) {
-    ++n;
-  }
-  return n;
-}
-
 }  // namespace
 
 TEST_CASE("by default one warning names the queues quota preemption may empty",
@@ -41,10 +34,11 @@ TEST_CASE("by default one warning names the queues quota preemption may empty",
   Run err = stderr_of(k_explain);
   INFO(err.out);
   CHECK(err.code == 0);
-  CHECK(count(err.out,
-              "kpreempt: warning: quota preemption may evict pods of queues "
-              "root.default (over its max by memory 9Gi; preemption.quota.delay 5m), "
-              "root.tenants (over its max by memory 2Gi; preemption.quota.delay 2h)") == 1);
+  CHECK(kpreempt::test::occurrences(
+            err.out,
+            "kpreempt: warning: quota preemption may evict pods of queues "
+            "root.default (over its max by memory 9Gi; preemption.quota.delay 5m), "
+            "root.tenants (over its max by memory 2Gi; preemption.quota.delay 2h)") == 1);
   CHECK(err.out.find("--set YuniKorn.quotaPreemption=assume-fired lists them") !=
         std::string::npos);
   Run out = stdout_of(k_explain);

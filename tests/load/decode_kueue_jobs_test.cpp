@@ -140,8 +140,7 @@ TEST_CASE("a LeaderWorkerSet becomes one Workload per group", "[load][kueue][kin
   CHECK(shape(by_name(loaded.snapshot, "leaderworkerset-no-leader-0")) == Shape{{"main", 4}});
 }
 
-TEST_CASE("unlabelled job kinds are skipped; TrainJob and AppWrapper are not modelled",
-          "[load][kueue][kinds]") {
+TEST_CASE("unlabelled job kinds are skipped; TrainJob is not modelled", "[load][kueue][kinds]") {
   const std::string k_text = fixture("trainjob.yaml");
   auto loaded = load_text(k_text);
   CHECK(loaded.messages.empty());
@@ -179,6 +178,58 @@ spec:
   CHECK(wls[0].name == "jobset-sleep-job-3f2a1");
   REQUIRE(wls[0].owner);
   CHECK(wls[0].owner->kind == "JobSet");
+}
+
+TEST_CASE("an AppWrapper's pod sets are its components' declared or inferred ones",
+          "[load][kueue][kinds]") {
+  auto loaded = load_text(fixture("appwrapper.yaml"));
+  REQUIRE(loaded.messages.empty());
+  // A PyTorchJob without podSets: the AppWrapper library infers Master and Worker.
+  const model::Workload& inferred = by_name(loaded.snapshot, "appwrapper-sample-pytorch-job");
+  CHECK(shape(inferred) == Shape{{"sample-pytorch-job-0", 1}, {"sample-pytorch-job-1", 1}});
+  CHECK(inferred.queue_name == "user-queue");
+  // A LeaderWorkerSet, which the library does not know: its podSets name the templates.
+  const model::Workload& declared = by_name(loaded.snapshot, "appwrapper-sample-lws");
+  CHECK(shape(declared) == Shape{{"sample-lws-0", 2}, {"sample-lws-1", 3}});
+  CHECK(declared.pod_sets[1].containers.at(0).requests.at(0).second == Quantity::from_milli(200));
+  REQUIRE(declared.derived_from);
+  CHECK(declared.derived_from->kind == "AppWrapper");
+}
+
+TEST_CASE("an AppWrapper pod set whose path names no pod template is an error at its podSets",
+          "[load][kueue][kinds]") {
+  auto loaded = load_text(R"(apiVersion: workload.codeflare.dev/v1beta2
+kind: AppWrapper
+metadata: {name: aw, namespace: ns, labels: {kueue.x-k8s.io/queue-name: q}}
+spec:
+  components:
+  - podSets: [{path: template.spec.nowhere, replicas: 2}]
+    template: {apiVersion: v1, kind: ConfigMap, metadata: {name: c}}
+)");
+  REQUIRE(loaded.messages.size() == 1);
+  CHECK_THAT(loaded.messages[0],
+             Catch::Contains("spec.components[0].podSets: path template.spec.nowhere names no "
+                             "pod template"));
+}
+
+TEST_CASE("a queue-labelled object whose controller is another Kueue job is left to it",
+          "[load][kueue][kinds]") {
+  // A JobSet's Jobs carry its labels; Kueue admits the JobSet's Workload, not theirs.
+  auto loaded = load_text(R"(apiVersion: batch/v1
+kind: Job
+metadata:
+  name: sleep-job-workers-0
+  namespace: team-a
+  labels: {kueue.x-k8s.io/queue-name: user-queue}
+  ownerReferences:
+  - {apiVersion: jobset.x-k8s.io/v1alpha2, kind: JobSet, name: sleep-job, uid: u, controller: true}
+spec:
+  template:
+    spec:
+      containers: [{name: c, resources: {requests: {cpu: 1}}}]
+)");
+  REQUIRE(loaded.messages.empty());
+  CHECK(loaded.snapshot.kueue().workloads.empty());
 }
 
 }  // namespace kpreempt::load

@@ -40,4 +40,12 @@ std::vector<std::string> subcommands(const std::string& help) {
   return names;
 }
 
+std::size_t occurrences(const std::string& text, const std::string& what) {
+  std::size_t n = 0;
+  for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) {
+    ++n;
+  }
+  return n;
+}
+
 }  // namespace kpreempt::test

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-// Reading program output in tests: lines, and the long options a --help text lists.
+// Reading program output in tests: lines, occurrences, and the long options a --help text lists.
 #pragma once
 
+#include <cstddef>
 #include <set>
 #include <string>
 #include <vector>
@@ -9,6 +10,9 @@
 namespace kpreempt::test {
 
 std::vector<std::string> lines(const std::string& text);
+
+// How many times `what` occurs in `text`, overlapping occurrences included.
+std::size_t occurrences(const std::string& text, const std::string& what);
 
 // Long options in a --help text, with their dashes: {"--filename", "--pod", ...}.
 std::set<std::string> long_flags(const std::string& help);
