@@ -331,6 +331,30 @@ void index_pod(const Pod& pod, PodId id, const std::unordered_map<std::string, N
   }
 }
 
+// `kubectl get pods -n NS` instead of `-A`: every pod bound to a node is in one namespace, and
+// none in kube-system, where every real cluster runs its node agents. Pods of the namespaces
+// left out use the nodes too, and are victims as much as these.
+void check_one_namespace(const Snapshot& s, std::vector<Diagnostic>& diags) {
+  const std::string* only = nullptr;
+  for (PodId i = 0; i < s.pods().size(); ++i) {
+    const Pod& p = s.pods()[i];
+    if (p.node_name.empty() || p.terminal() || s.facts(i).node == k_none) {
+      continue;
+    }
+    if (p.namespace_ == "kube-system" || (only != nullptr && *only != p.namespace_)) {
+      return;
+    }
+    only = &p.namespace_;
+  }
+  if (only != nullptr) {
+    diags.push_back({Severity::warning, SourceLoc{},
+                     fmt::format("the dump looks partial (every pod on its nodes is in namespace "
+                                 "{}, none in kube-system): pods of other namespaces use the "
+                                 "nodes too; `kubectl get pods -A -o yaml` adds them",
+                                 *only)});
+  }
+}
+
 // A budget read without its status (a hand-written manifest, or `kubectl get` filtered by a
 // template) allows no disruption: the disruption controller has not counted healthy pods yet,
 // and the scheduler reads status.disruptionsAllowed as 0.
@@ -472,6 +496,7 @@ Snapshot SnapshotBuilder::build(std::vector<Diagnostic>& diags) && {
   }
   resolver.finish();
   missing_nodes.finish(diags);
+  check_one_namespace(s, diags);
   check_pdb_status(s.m_pdbs, diags);
   check_object_count(s, diags);
   s.derive();

@@ -23,7 +23,9 @@ const std::string k_now = "2026-11-22T10:00:00Z";
 Run all_pending(const std::string& file, std::vector<std::string> extra) {
   std::vector<std::string> args = {"explain", "-f", file, "--all-pending", "--now", k_now};
   args.insert(args.end(), extra.begin(), extra.end());
-  return kpreempt::test::run_cli(args);
+  Run r = kpreempt::test::run_cli(args);
+  r.err = kpreempt::test::without_one_namespace_note(r.err);
+  return r;
 }
 
 }  // namespace

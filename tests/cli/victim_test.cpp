@@ -2,6 +2,7 @@
 // `kpreempt explain --victim`: the pending preemptors that evict a running pod, the priority
 // levels that could, and the pods it refuses.
 #include "support/run.h"
+#include "support/text.h"
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
@@ -19,7 +20,9 @@ Run victim(const std::string& ref, std::vector<std::string> extra) {
   std::vector<std::string> args = {
       "explain", "-f", k_small, "--victim", ref, "--now", "2026-11-22T10:00:00Z"};
   args.insert(args.end(), extra.begin(), extra.end());
-  return kpreempt::test::run_cli(args);
+  Run r = kpreempt::test::run_cli(args);
+  r.err = kpreempt::test::without_one_namespace_note(r.err);
+  return r;
 }
 
 // The verdict code of `policy` for PriorityClass `klass` in a VictimReport document.

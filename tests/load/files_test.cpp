@@ -22,6 +22,10 @@ FromDisk load_from(const std::string& relative, bool recursive = false) {
   load_path(std::string(KPREEMPT_TESTDATA) + "/load/" + relative, LoadOptions{recursive}, builder,
             out.diags, &out.pods);
   out.snapshot = std::move(builder).build(out.diags);
+  // These upstream-test dumps put their bound pods in one namespace on purpose.
+  std::erase_if(out.diags, [](const Diagnostic& d) {
+    return d.message.starts_with("the dump looks partial (every pod on its nodes is in");
+  });
   return out;
 }
 

@@ -4,6 +4,7 @@
 #include "kpreempt/model/snapshot.h"
 
 #include <catch2/catch.hpp>
+#include <fmt/format.h>
 
 using namespace kpreempt;
 using namespace kpreempt::model;
@@ -47,6 +48,33 @@ std::vector<std::string> formatted(const std::vector<Diagnostic>& diags) {
     out.push_back(format(d));
   }
   return out;
+}
+
+TEST_CASE("a dump whose bound pods are all in one namespace says it looks partial",
+          "[model][snapshot]") {
+  const auto notes = [](std::initializer_list<const char*> namespaces) {
+    SnapshotBuilder b;
+    b.add(node("n1"));
+    std::uint32_t line = 10;
+    for (const char* ns : namespaces) {
+      Pod p = pod(ns, fmt::format("p{}", line), line);
+      p.node_name = "n1";
+      p.phase = "Running";
+      b.add(p);
+      ++line;
+    }
+    std::vector<Diagnostic> diags;
+    (void)std::move(b).build(diags);
+    return formatted(diags);
+  };
+  CHECK(notes({"team-a", "team-a"}) ==
+        std::vector<std::string>{
+            "kpreempt: warning: the dump looks partial (every pod on its nodes is in namespace "
+            "team-a, none in kube-system): pods of other namespaces use the nodes too; `kubectl "
+            "get pods -A -o yaml` adds them"});
+  CHECK(notes({"team-a", "kube-system"}).empty());
+  CHECK(notes({"team-a", "team-b"}).empty());
+  CHECK(notes({}).empty());
 }
 
 }  // namespace
@@ -237,7 +265,11 @@ TEST_CASE("pods are indexed on their nodes in input order", "[model][snapshot]")
         std::vector<std::string>{"dump.yaml:12:1: warning: Pod ns/lost: node \"n9\" is not in "
                                  "the dump; pod ignored",
                                  "kpreempt: warning: the dump looks partial (pods on nodes missing "
-                                 "from the dump: 1): `kubectl get nodes -o yaml` adds the nodes"});
+                                 "from the dump: 1): `kubectl get nodes -o yaml` adds the nodes",
+                                 "kpreempt: warning: the dump looks partial (every pod on its "
+                                 "nodes is in namespace ns, none in kube-system): pods of other "
+                                 "namespaces use the nodes too; `kubectl get pods -A -o yaml` adds "
+                                 "them"});
   REQUIRE(s.find_node("n2") == NodeId{1});
   CHECK(std::vector<PodId>(s.pods_on(1).begin(), s.pods_on(1).end()) == std::vector<PodId>{0, 2});
   CHECK(std::vector<PodId>(s.pods_on(0).begin(), s.pods_on(0).end()) == std::vector<PodId>{6});

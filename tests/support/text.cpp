@@ -48,4 +48,15 @@ std::size_t occurrences(const std::string& text, const std::string& what) {
   return n;
 }
 
+std::string without_one_namespace_note(const std::string& text) {
+  std::string out;
+  for (const std::string& line : lines(text)) {
+    if (line.find("the dump looks partial (every pod on its nodes is in namespace") ==
+        std::string::npos) {
+      out += line + "\n";
+    }
+  }
+  return out;
+}
+
 }  // namespace kpreempt::test

@@ -11,6 +11,10 @@ namespace kpreempt::test {
 
 std::vector<std::string> lines(const std::string& text);
 
+// `text` without the lines of the one-namespace partial-dump note: small test dumps put their
+// bound pods in one namespace on purpose.
+std::string without_one_namespace_note(const std::string& text);
+
 // How many times `what` occurs in `text`, overlapping occurrences included.
 std::size_t occurrences(const std::string& text, const std::string& what);
 
