@@ -45,6 +45,8 @@ constexpr std::array k_kinds{
     KindEntry{"leaderworkerset.x-k8s.io", "LeaderWorkerSet", true, decode_kueue_job},
     KindEntry{"trainer.kubeflow.org", "TrainJob", true, decode_kueue_job},
     KindEntry{"workload.codeflare.dev", "AppWrapper", true, decode_kueue_job},
+    KindEntry{"ray.io", "RayService", true, decode_kueue_job},
+    KindEntry{"sparkoperator.k8s.io", "SparkApplication", true, decode_kueue_job},
     KindEntry{"apps", "Deployment", true, decode_controller},
     KindEntry{"apps", "ReplicaSet", true, decode_controller},
     KindEntry{"apps", "StatefulSet", true, decode_controller},
