@@ -26,9 +26,10 @@ const std::vector<std::string_view> k_known = {"application.sort.policy",
                                                "preemption.delay",
                                                "preemption.quota.delay"};  // v1.8
 
-// YuniKorn's quota preemption guide writes the key this way; yunikorn-core v1.8.0 reads
-// preemption.quota.delay (configs.QuotaPreemptionDelay) and skips this one.
-constexpr std::string_view k_guide_spelling = "quota.preemption.delay";
+// The quota delay's name after v1.8.0 (yunikorn-core 192f2a3f, in v1.9; the guide and the
+// shim's e2e configs use it). v1.8.0 reads preemption.quota.delay (configs.QuotaPreemptionDelay)
+// and skips this one.
+constexpr std::string_view k_later_spelling = "quota.preemption.delay";
 
 std::string lower(std::string_view s) {
   std::string out(s);
@@ -83,7 +84,8 @@ void check_yq002(const Context& c, Report& r) {
       }
       return;
     }
-    if (p.key() != "preemption.delay" && p.key() != "preemption.quota.delay") {
+    if (p.key() != "preemption.delay" && p.key() != "preemption.quota.delay" &&
+        p.key() != k_later_spelling) {
       return;
     }
     const auto d = model::go::parse_duration(p.text());
@@ -102,11 +104,11 @@ void check_yq003(const Context& c, Report& r) {
     if (std::find(k_known.begin(), k_known.end(), p.key()) != k_known.end()) {
       return;
     }
-    if (p.key() == k_guide_spelling) {
+    if (p.key() == k_later_spelling) {
       r.add(q.object(), p,
-            fmt::format("{} is how YuniKorn's quota preemption guide spells it, but the scheduler "
-                        "reads preemption.quota.delay and skips this key: quota preemption stays "
-                        "off for the queue",
+            fmt::format("{} is the key's name after v1.8.0; YuniKorn v1.8.0 reads "
+                        "preemption.quota.delay and skips this one, so under v1.8 quota "
+                        "preemption stays off for the queue",
                         quote(p.key())));
       return;
     }
@@ -137,7 +139,9 @@ void check_yq005(const Context& c, Report& r) {
         guaranteed = guaranteed || q.queue["resources"]["guaranteed"].size() > 0;
         for (const Node& props : property_maps(q.queue)) {
           for (const Node& p : props.children()) {
-            quota_preemption = quota_preemption || p.key() == "preemption.quota.delay";
+            // Either name: later releases read the other one.
+            quota_preemption = quota_preemption || p.key() == "preemption.quota.delay" ||
+                               p.key() == k_later_spelling;
             if (!preemption_prop.exists() && p.key().starts_with("preemption.") &&
                 p.key() != "preemption.quota.delay") {
               preemption_prop = p;
