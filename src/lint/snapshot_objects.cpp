@@ -15,11 +15,9 @@
 #include <utility>
 
 namespace kpreempt::lint {
-namespace {
-
 using json = nlohmann::ordered_json;
 
-json string_map(const model::StringMap& m) {
+json written_map(const model::StringMap& m) {
   json out = json::object();
   for (const auto& [k, v] : m) {
     out[k] = v;
@@ -27,7 +25,7 @@ json string_map(const model::StringMap& m) {
   return out;
 }
 
-json resources(const model::ResourceList& list) {
+json written_resources(const model::ResourceList& list) {
   json out = json::object();
   for (const auto& [name, q] : list) {
     out[name] = model::to_string(q);
@@ -35,7 +33,7 @@ json resources(const model::ResourceList& list) {
   return out;
 }
 
-json metadata(std::string_view ns, std::string_view name) {
+json written_metadata(std::string_view ns, std::string_view name) {
   json m = {{"name", name}};
   if (!ns.empty()) {
     m["namespace"] = ns;
@@ -43,10 +41,12 @@ json metadata(std::string_view ns, std::string_view name) {
   return m;
 }
 
+namespace {
+
 json priority_class(const model::PriorityClass& c) {
-  json m = metadata("", c.name);
+  json m = written_metadata("", c.name);
   if (!c.annotations.empty()) {
-    m["annotations"] = string_map(c.annotations);
+    m["annotations"] = written_map(c.annotations);
   }
   json o = {{"apiVersion", "scheduling.k8s.io/v1"},
             {"kind", "PriorityClass"},
@@ -71,15 +71,15 @@ json owners(const std::vector<model::OwnerReference>& refs) {
 }
 
 json pod(const model::Pod& p) {
-  json m = metadata(p.namespace_, p.name);
+  json m = written_metadata(p.namespace_, p.name);
   if (!p.uid.empty()) {
     m["uid"] = p.uid;
   }
   if (!p.labels.empty()) {
-    m["labels"] = string_map(p.labels);
+    m["labels"] = written_map(p.labels);
   }
   if (!p.annotations.empty()) {
-    m["annotations"] = string_map(p.annotations);
+    m["annotations"] = written_map(p.annotations);
   }
   if (!p.owners.empty()) {
     m["ownerReferences"] = owners(p.owners);
@@ -102,7 +102,8 @@ json pod(const model::Pod& p) {
   }
   json containers = json::array();
   for (const model::Container& c : p.containers) {
-    containers.push_back({{"name", c.name}, {"resources", {{"requests", resources(c.requests)}}}});
+    containers.push_back(
+        {{"name", c.name}, {"resources", {{"requests", written_resources(c.requests)}}}});
   }
   spec["containers"] = containers;
   json o = {{"apiVersion", "v1"}, {"kind", "Pod"}, {"metadata", m}, {"spec", spec}};
@@ -113,28 +114,18 @@ json pod(const model::Pod& p) {
 }
 
 json node(const model::Node& n) {
-  json m = metadata("", n.name);
+  json m = written_metadata("", n.name);
   if (!n.labels.empty()) {
-    m["labels"] = string_map(n.labels);
+    m["labels"] = written_map(n.labels);
   }
   json o = {{"apiVersion", "v1"}, {"kind", "Node"}, {"metadata", m}};
   if (!n.allocatable.empty()) {  // a node listed without its status has none
-    o["status"] = {{"allocatable", resources(n.allocatable)}};
+    o["status"] = {{"allocatable", written_resources(n.allocatable)}};
   }
   return o;
 }
 
 }  // namespace
-
-json written_map(const model::StringMap& m) {
-  return string_map(m);
-}
-json written_resources(const model::ResourceList& list) {
-  return resources(list);
-}
-json written_metadata(std::string_view ns, std::string_view name) {
-  return metadata(ns, name);
-}
 
 void write_core_objects(const model::Snapshot& s, std::vector<WrittenObject>& out) {
   for (const model::PriorityClass& c : s.priority_classes()) {

@@ -209,15 +209,7 @@ void assign_back(const Context& ctx, model::NodeId n, std::vector<model::PodId> 
   std::vector<model::PodId> removed = possible;
   for (model::PodId v : possible) {
     std::erase(removed, v);
-    bool fits = true;
-    std::vector<model::PodId> added;
-    for (model::PodId m : members) {
-      if (!run_filters(ctx, common::NodeView{n, removed, added}, out.pending).ok()) {
-        fits = false;
-        break;
-      }
-      added.push_back(m);
-    }
+    const bool fits = fit_stacked(ctx, n, removed, members, out.pending) == members.size();
     PodVerdict& verdict_ = *std::find_if(out.pods[n].begin(), out.pods[n].end(), [&](auto& pv) {
       return pv.pod.name == ctx.snap.pods()[v].name &&
              pv.pod.namespace_ == ctx.snap.pods()[v].namespace_;

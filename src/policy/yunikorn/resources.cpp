@@ -163,22 +163,7 @@ bool zero_valued(const ORes& a) {
 }
 
 bool not_covered(const Res& ask, const Res& total) {
-  if (total.empty()) {
-    return std::all_of(ask.begin(), ask.end(), [](const auto& e) { return e.second > 0; });
-  }
-  bool shared = false;
-  bool less = false;
-  for (const auto& [k, v] : total) {
-    if (!has(ask, k)) {
-      continue;
-    }
-    shared = true;
-    if (v > get(ask, k)) {
-      return false;
-    }
-    less = less || v < get(ask, k);
-  }
-  return shared ? less : true;
+  return greater_only_existing(ask, total, false);
 }
 
 Res shortfall(const Res& ask, const Res& avail) {
