@@ -211,9 +211,30 @@ void visit(A& a, Workload& v) {
                    v.derived_from, v.what_if, v.owner, v.priority_from_pod_class);
 }
 template <class A>
+void visit(A& a, TrainingRuntimeJob& v) {
+  fields<TrainingRuntimeJob>(a, v.pod_set, v.replicas, v.trainer, v.priority_class_name);
+}
+template <class A>
+void visit(A& a, TrainingRuntime& v) {
+  fields<TrainingRuntime>(a, v.namespace_, v.name, v.has_ml_policy, v.ml_num_nodes, v.mpi,
+                          v.mpi_launcher_as_node, v.jobs, v.loc);
+}
+template <class A>
+void visit(A& a, TrainJobPodPatch& v) {
+  fields<TrainJobPodPatch>(a, v.job, v.node_selector, v.required_node_affinity,
+                           v.has_required_node_affinity, v.tolerations);
+}
+template <class A>
+void visit(A& a, TrainJob& v) {
+  fields<TrainJob>(a, v.workload, v.runtime_kind, v.runtime_name, v.num_nodes,
+                   v.has_resources_per_node, v.requests_per_node, v.limits_per_node, v.patches,
+                   v.loc);
+}
+template <class A>
 void visit(A& a, KueueObjects& v) {
   fields<KueueObjects>(a, v.workloads, v.cluster_queues, v.local_queues, v.flavors,
-                       v.priority_classes, v.namespaces, v.cohorts);
+                       v.priority_classes, v.namespaces, v.cohorts, v.training_runtimes,
+                       v.train_jobs);
 }
 
 // yunikorn.h

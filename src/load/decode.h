@@ -64,8 +64,9 @@ bool decode_scheduler_config_map(const Field& root, const std::string& ns, const
 // Kueue kinds, Namespaces and Kueue-managed Jobs (decode_kueue.cpp dispatches on kind).
 void decode_kueue(const Field& root, DecodeContext& ctx);
 // The Kueue job integrations (decode_kueue_jobs.cpp): JobSet, the Kubeflow training jobs,
-// MPIJob, RayJob, RayCluster and LeaderWorkerSet labelled with a queue become the Workloads
-// Kueue would create; TrainJob and AppWrapper are recognised and said not to be modelled.
+// MPIJob, RayJob, RayCluster, LeaderWorkerSet, AppWrapper and TrainJob labelled with a queue
+// become the Workloads Kueue would create; RayService and SparkApplication are recognised and
+// said not to be modelled.
 void decode_kueue_job(const Field& root, DecodeContext& ctx);
 
 // One pod set of a Workload derived from a job: its name (lowercased as Kueue does), pod
@@ -87,6 +88,25 @@ std::optional<std::string> kueue_queue(const Field& root);
 void add_derived_workload(const Field& root, const std::string& stem,
                           const std::vector<DerivedPodSet>& pod_sets,
                           const std::optional<std::string>& priority_class, DecodeContext& ctx);
+// One pod set of a derived Workload, from its template.
+model::KueuePodSet build_pod_set(const DerivedPodSet& d);
+// The Workload add_derived_workload makes, without pod sets; `pod_class` is the PriorityClass
+// its pod sets name, if known ("" resolves to the default class).
+model::Workload derived_workload(const Field& root, const std::string& stem,
+                                 const std::string& pod_class, DecodeContext& ctx);
+// The same for an object of `kind` made from `root`, labelled by `meta` (a CronJob's
+// jobTemplate.metadata makes its Jobs' labels).
+model::Workload derived_workload_of(std::string_view kind, const Field& root, const Field& meta,
+                                    const std::string& stem, const std::string& pod_class,
+                                    DecodeContext& ctx);
+// The Workload of Kueue's Job integration for the Job `job` (root itself, or a CronJob's
+// jobTemplate), named job-<stem>: one pod set "main" of min(parallelism, completions) pods.
+void add_job_workload(const Field& root, const Field& job, const std::string& stem,
+                      DecodeContext& ctx);
+// TrainJob (decode_trainjob.cpp): kept for the snapshot build, which reads its runtime.
+void decode_train_job(const Field& root, DecodeContext& ctx);
+// TrainingRuntime and ClusterTrainingRuntime: the JobSet templates TrainJobs name.
+void decode_training_runtime(const Field& root, DecodeContext& ctx);
 // The pod sets of an AppWrapper's components, named <name>-<index> (decode_appwrapper.cpp).
 std::vector<DerivedPodSet> appwrapper_pod_sets(const Field& root);
 // Decodes what Kueue reads of a pod template's spec into `ps`.

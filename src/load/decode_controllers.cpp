@@ -155,19 +155,20 @@ bool kueue_managed(const Field& meta) {
 
 // The CronJob controller names each Job <cronjob>-<scheduled time in minutes>; one run is
 // derived, under a synthetic name.
-void derive_cron_job(const Field& spec, const Manifest& m, const std::string& name,
+void derive_cron_job(const Field& root, const Manifest& m, const std::string& name,
                      DecodeContext& ctx) {
-  Field job = spec["jobTemplate"];
+  Field job = root["spec"]["jobTemplate"];
   if (!job.present()) {
     job.fail("required field is missing");
   }
+  const std::string job_name = fmt::format("{}-{}", name, k_synthetic);
   if (kueue_managed(job["metadata"])) {
-    // Kueue would hold each run as a Workload; deriving plain pods would answer another
-    // question.
-    job["metadata"]["labels"][model::k_kueue_queue_label].fail(
-        "the Jobs of this CronJob are managed by Kueue; pass one of its Jobs instead");
+    // Each run's Job carries the template's queue label, so Kueue admits it as the Workload
+    // of its Job integration.
+    add_job_workload(root, job, job_name, ctx);
+    return;
   }
-  derive_job(job["spec"], m, fmt::format("{}-{}", name, k_synthetic), ctx);
+  derive_job(job["spec"], m, job_name, ctx);
 }
 
 Manifest manifest(const Field& root, std::string_view kind, const std::string& name) {
@@ -191,7 +192,7 @@ void decode_controller(const Field& root, DecodeContext& ctx) {
   Manifest m = manifest(root, kind, name);
   Field spec = root["spec"];
   if (kind == "CronJob") {
-    derive_cron_job(spec, m, name, ctx);
+    derive_cron_job(root, m, name, ctx);
     return;
   }
   Field replicas = spec["replicas"];

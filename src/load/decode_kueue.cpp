@@ -270,6 +270,8 @@ std::string lowercase(std::string s) {
   return s;
 }
 
+}  // namespace
+
 model::KueuePodSet build_pod_set(const DerivedPodSet& d) {
   model::KueuePodSet ps;
   ps.name = lowercase(d.name);  // kueue.NewPodSetReference
@@ -287,16 +289,25 @@ model::KueuePodSet build_pod_set(const DerivedPodSet& d) {
   return ps;
 }
 
+void add_job_workload(const Field& root, const Field& job, const std::string& stem,
+                      DecodeContext& ctx) {
+  Field spec = job["spec"];
+  Field pod_spec = spec["template"]["spec"];
+  model::Workload w = derived_workload_of("Job", root, job["metadata"], stem,
+                                          pod_spec["priorityClassName"].str(), ctx);
+  w.pod_sets.push_back(
+      build_pod_set(DerivedPodSet{"main", job_pod_count(spec), pod_spec, spec["parallelism"]}));
+  ctx.out.kueue().workloads.push_back(std::move(w));
+}
+
+namespace {
+
 void decode_job(const Field& root, DecodeContext& ctx) {
   if (!kueue_queue(root)) {
     ctx.out.count_skipped("Job");  // not managed by Kueue
     return;
   }
-  Field spec = root["spec"];
-  add_derived_workload(
-      root, object_name(root),
-      {DerivedPodSet{"main", job_pod_count(spec), spec["template"]["spec"], spec["parallelism"]}},
-      std::nullopt, ctx);
+  add_job_workload(root, root, object_name(root), ctx);
 }
 
 }  // namespace
@@ -346,22 +357,33 @@ std::optional<std::string> kueue_queue(const Field& root) {
 // The one path every integration's Workload takes (jobframework NewWorkload + priority):
 // named <lowercase kind>-<stem> as GetWorkloadNameForOwnerWithGVK names it, less the hash
 // suffix, which needs the object's UID and is left out offline.
-void add_derived_workload(const Field& root, const std::string& stem,
-                          const std::vector<DerivedPodSet>& pod_sets,
-                          const std::optional<std::string>& priority_class, DecodeContext& ctx) {
-  model::StringMap labels = root["metadata"]["labels"].string_map();
-  const std::string kind = root["kind"].str();
+model::Workload derived_workload(const Field& root, const std::string& stem,
+                                 const std::string& pod_class, DecodeContext& ctx) {
+  return derived_workload_of(root["kind"].str(), root, root["metadata"], stem, pod_class, ctx);
+}
+
+model::Workload derived_workload_of(std::string_view kind, const Field& root, const Field& meta,
+                                    const std::string& stem, const std::string& pod_class,
+                                    DecodeContext& ctx) {
+  model::StringMap labels = meta["labels"].string_map();
   model::Workload w;
   w.namespace_ = object_namespace(root);
-  w.name = lowercase(kind) + "-" + stem;
-  w.uid = root["metadata"]["uid"].str();
-  w.creation_timestamp = root["metadata"]["creationTimestamp"].time();
+  w.name = lowercase(std::string(kind)) + "-" + stem;
+  w.uid = meta["uid"].str();
+  w.creation_timestamp = meta["creationTimestamp"].time();
   if (const std::string* queue = model::find(labels, model::k_kueue_queue_label)) {
     w.queue_name = *queue;
   }
-  for (const DerivedPodSet& d : pod_sets) {
-    w.pod_sets.push_back(build_pod_set(d));
-  }
+  kueue_priority(labels, pod_class, ctx, w);
+  w.derived_from = model::ObjectRef{root["kind"].str(), w.namespace_, object_name(root)};
+  w.what_if = ctx.derive_pods;
+  w.loc = root.loc();
+  return w;
+}
+
+void add_derived_workload(const Field& root, const std::string& stem,
+                          const std::vector<DerivedPodSet>& pod_sets,
+                          const std::optional<std::string>& priority_class, DecodeContext& ctx) {
   // Without a class of its own, the first pod set whose template names a PriorityClass
   // (jobframework extractPriorityFromPodSets).
   std::string pod_class;
@@ -374,10 +396,10 @@ void add_derived_workload(const Field& root, const std::string& stem,
       }
     }
   }
-  kueue_priority(labels, pod_class, ctx, w);
-  w.derived_from = model::ObjectRef{kind, w.namespace_, object_name(root)};
-  w.what_if = ctx.derive_pods;
-  w.loc = root.loc();
+  model::Workload w = derived_workload(root, stem, pod_class, ctx);
+  for (const DerivedPodSet& d : pod_sets) {
+    w.pod_sets.push_back(build_pod_set(d));
+  }
   ctx.out.kueue().workloads.push_back(std::move(w));
 }
 

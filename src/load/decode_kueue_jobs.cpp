@@ -197,10 +197,13 @@ void decode_kueue_job(const Field& root, DecodeContext& ctx) {
   }
   const std::string name = object_name(root);
   Field spec = root["spec"];
-  if (kind == "TrainJob" || kind == "RayService" || kind == "SparkApplication") {
-    // Kueue reads a TrainJob's pod sets from the JobSet the trainer makes from a
-    // TrainingRuntime, a RayService's from the RayCluster it makes, a SparkApplication's from
-    // the driver and executor pods the operator makes.
+  if (kind == "TrainJob") {
+    decode_train_job(root, ctx);
+    return;
+  }
+  if (kind == "RayService" || kind == "SparkApplication") {
+    // Kueue reads a RayService's pod sets from the RayCluster it makes, a SparkApplication's
+    // from the driver and executor pods the operator makes.
     if (ctx.derive_pods) {
       ctx.warn(root, fmt::format("not modelled: Kueue would admit {} {}/{} as a Workload "
                                  "kpreempt cannot derive; pass its Workload",

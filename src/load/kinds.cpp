@@ -44,6 +44,8 @@ constexpr std::array k_kinds{
     KindEntry{"ray.io", "RayCluster", true, decode_kueue_job},
     KindEntry{"leaderworkerset.x-k8s.io", "LeaderWorkerSet", true, decode_kueue_job},
     KindEntry{"trainer.kubeflow.org", "TrainJob", true, decode_kueue_job},
+    KindEntry{"trainer.kubeflow.org", "TrainingRuntime", true, decode_training_runtime},
+    KindEntry{"trainer.kubeflow.org", "ClusterTrainingRuntime", false, decode_training_runtime},
     KindEntry{"workload.codeflare.dev", "AppWrapper", true, decode_kueue_job},
     KindEntry{"ray.io", "RayService", true, decode_kueue_job},
     KindEntry{"sparkoperator.k8s.io", "SparkApplication", true, decode_kueue_job},

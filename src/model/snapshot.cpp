@@ -472,6 +472,7 @@ Snapshot SnapshotBuilder::build(std::vector<Diagnostic>& diags) && {
   drop_all_duplicates(s.m_nodes, s.m_classes, s.m_pods, s.m_pdbs, diags);
   check_class_values(s.m_classes, diags);
   s.m_koordinator.check_quota_parents(diags);
+  resolve_train_jobs(s.m_kueue, diags);
   drop_derived_duplicates(s.m_kueue);
   resolve_workload_class_priorities(s, s.m_kueue);
   s.m_node_index.clear();

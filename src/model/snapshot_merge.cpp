@@ -98,6 +98,8 @@ void SnapshotBuilder::append(SnapshotBuilder&& later) {
   append_all(k.priority_classes, from.m_kueue.priority_classes);
   append_all(k.namespaces, from.m_kueue.namespaces);
   append_all(k.cohorts, from.m_kueue.cohorts);
+  append_all(k.training_runtimes, from.m_kueue.training_runtimes);
+  append_all(k.train_jobs, from.m_kueue.train_jobs);
   if (from.m_yunikorn.configs) {
     to.m_yunikorn.configs = std::move(from.m_yunikorn.configs);
   }
@@ -139,6 +141,8 @@ void SnapshotBuilder::shift_lines(const std::string& file, std::uint32_t delta) 
   shift.each(s.m_kueue.flavors);
   shift.each(s.m_kueue.priority_classes);
   shift.each(s.m_kueue.cohorts);
+  shift.each(s.m_kueue.training_runtimes);
+  shift.each(s.m_kueue.train_jobs);
   shift.yunikorn(s.m_yunikorn.configs);
   shift.yunikorn(s.m_yunikorn.defaults);
   shift.each(s.m_capacity.quotas);

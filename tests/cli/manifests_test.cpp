@@ -69,6 +69,21 @@ TEST_CASE("a queue-labelled JobSet in --pod-file is explained as the Workload Ku
   CHECK(kpreempt::test::occurrences(r.out, "Workload team-a/job-batch-low ") == 0);
 }
 
+TEST_CASE("a queue-labelled TrainJob in --pod-file is sized by the runtime in the dump",
+          "[manifest][kinds][trainjob]") {
+  Run r = kpreempt::test::run_binary(
+      "explain -f testdata/cli/kueue-jobs/cluster.yaml --now 2026-01-02T00:00:00Z "
+      "--policy kueue --pod-file testdata/cli/kueue-jobs/trainjob.yaml -o json",
+      true);
+  INFO(r.out);
+  REQUIRE(r.code == 0);
+  // Three nodes of 1 cpu at priority 1000: 2 cpu free, so the low-priority Workload goes.
+  CHECK(kpreempt::test::occurrences(r.out, "\"name\": \"trainjob-mnist\"") == 1);
+  CHECK(kpreempt::test::occurrences(r.out, "(from TrainJob/team-a/mnist)") >= 1);
+  CHECK(kpreempt::test::occurrences(r.out, "\"outcome\": \"preempt\"") == 1);
+  CHECK(kpreempt::test::occurrences(r.out, "job-batch-low-1a2b3") >= 1);
+}
+
 TEST_CASE("pods of a Kueue pod group in --pod-file are admitted as the group's one Workload",
           "[manifest][kinds]") {
   Run r = kpreempt::test::run_binary(

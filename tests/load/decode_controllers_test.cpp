@@ -275,25 +275,48 @@ spec:
   CHECK(*model::find(p.labels, "app") == "report");
 }
 
-TEST_CASE("a CronJob whose Jobs Kueue manages is refused", "[manifest]") {
+TEST_CASE("a CronJob whose Jobs Kueue manages is the Workload of its next Job", "[manifest]") {
+  // The shape of Kueue's "Run a CronJob" example: the queue label on the Job template.
   Derived d = derive(R"(apiVersion: batch/v1
 kind: CronJob
-metadata: {name: nightly}
+metadata:
+  name: sample-cronjob
+  namespace: default
+  labels: {app: nightly}
 spec:
+  schedule: "* * * * *"
   jobTemplate:
     metadata:
-      labels: {kueue.x-k8s.io/queue-name: team-a}
+      labels:
+        kueue.x-k8s.io/queue-name: user-queue
     spec:
+      parallelism: 3
+      completions: 3
+      suspend: true
       template:
         spec:
-          containers: [{name: main}]
+          priorityClassName: nightly
+          containers:
+          - name: dummy-job
+            image: registry.k8s.io/e2e-test-images/agnhost:2.53
+            args: ["pause"]
+            resources:
+              requests: {cpu: "1", memory: "200Mi"}
+          restartPolicy: Never
 )");
   CHECK(d.pods.empty());
-  CHECK(d.messages ==
-        std::vector<std::string>{
-            "manifest.yaml:7:43: error: CronJob default/nightly: "
-            "spec.jobTemplate.metadata.labels[kueue.x-k8s.io/queue-name]: the Jobs of this "
-            "CronJob are managed by Kueue; pass one of its Jobs instead"});
+  const auto& workloads = d.snapshot.kueue().workloads;
+  REQUIRE(workloads.size() == 1);
+  const model::Workload& w = workloads[0];
+  CHECK(w.name == "job-sample-cronjob-what-if");
+  CHECK(w.queue_name == "user-queue");
+  CHECK(w.pod_sets.at(0).count == 3);
+  CHECK(w.priority_class_name == "nightly");
+  REQUIRE(w.derived_from);
+  CHECK(w.derived_from->kind == "CronJob");
+  CHECK(w.derived_from->name == "sample-cronjob");
+  // The PriorityClass is not in this input: the build says so, as for any Job.
+  CHECK(d.messages.size() <= 1);
 }
 
 TEST_CASE("a Job labelled with a Kueue queue stays a Workload what-if", "[manifest]") {

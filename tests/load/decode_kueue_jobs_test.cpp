@@ -140,22 +140,91 @@ TEST_CASE("a LeaderWorkerSet becomes one Workload per group", "[load][kueue][kin
   CHECK(shape(by_name(loaded.snapshot, "leaderworkerset-no-leader-0")) == Shape{{"main", 4}});
 }
 
-TEST_CASE("unlabelled job kinds are skipped; TrainJob is not modelled", "[load][kueue][kinds]") {
-  const std::string k_text = fixture("trainjob.yaml");
-  auto loaded = load_text(k_text);
-  CHECK(loaded.messages.empty());
-  CHECK(loaded.snapshot.kueue().workloads.empty());
+TEST_CASE("a TrainJob becomes the Workload of the JobSet its runtime makes",
+          "[load][kueue][kinds][trainjob]") {
+  auto loaded = load_text(std::string(k_classes) + fixture("trainjob.yaml"));
+  REQUIRE(loaded.messages.empty());
+  CHECK(loaded.snapshot.kueue().workloads.size() == 4);  // the unqueued one is not Kueue's
+  CHECK(loaded.snapshot.kueue().train_jobs.empty());
 
-  model::SnapshotBuilder builder;
-  std::vector<Diagnostic> diags;
-  LoadOptions opts;
-  opts.derive_pods = true;
-  load_path(std::string(KPREEMPT_TESTDATA) + "/load/kueue-jobs/trainjob.yaml", opts, builder,
-            diags);
-  REQUIRE(diags.size() == 1);
-  CHECK_THAT(format(diags[0]),
-             Catch::Contains("not modelled: Kueue would admit TrainJob ml/t as a Workload "
-                             "kpreempt cannot derive; pass its Workload"));
+  // trainer.numNodes sizes the trainer step; resourcesPerNode replaces the "node" container's
+  // values resource by resource.
+  const model::Workload& torch = by_name(loaded.snapshot, "trainjob-kueue-example");
+  CHECK(shape(torch) == Shape{{"node", 3}});
+  CHECK(torch.queue_name == "training-queue");
+  const model::KueueContainer& node = torch.pod_sets[0].containers.at(0);
+  CHECK(node.requests == model::ResourceList{{"cpu", Quantity::from_units(2)},
+                                             {"memory", Quantity::from_units(4LL << 30)}});
+  CHECK(node.limits == model::ResourceList{{"cpu", Quantity::from_units(4)},
+                                           {"memory", Quantity::from_units(8LL << 30)}});
+  REQUIRE(torch.derived_from);
+  CHECK(torch.derived_from->kind == "TrainJob");
+
+  // Without numNodes, mlPolicy.numNodes; without resourcesPerNode, the runtime's.
+  const model::Workload& defaults = by_name(loaded.snapshot, "trainjob-runtime-defaults");
+  CHECK(shape(defaults) == Shape{{"node", 1}});
+  CHECK(defaults.pod_sets[0].containers.at(0).requests.at(0).second == Quantity::from_units(1));
+
+  // MPI with the launcher as a node: "node" gets numNodes - 1; the launcher keeps the
+  // mlPolicy's count, as the Trainer's MPI plugin leaves it.
+  const model::Workload& mpi = by_name(loaded.snapshot, "trainjob-deepspeed-t5");
+  CHECK(shape(mpi) == Shape{{"node", 3}, {"launcher", 1}});
+  for (const model::KueuePodSet& ps : mpi.pod_sets) {
+    CHECK(ps.containers.at(0).limits ==
+          model::ResourceList{{"nvidia.com/gpu", Quantity::from_units(1)}});
+  }
+
+  // A namespaced runtime: initializers of one pod each, the trainer step's PriorityClass, and
+  // the runtime patch's node selector and tolerations on the trainer step only.
+  const model::Workload& tune = by_name(loaded.snapshot, "trainjob-fine-tune-llama");
+  CHECK(shape(tune) == Shape{{"dataset-initializer", 1}, {"model-initializer", 1}, {"node", 2}});
+  CHECK(tune.priority == 1000);
+  CHECK(tune.priority_class_name == "high");
+  CHECK(tune.pod_sets[2].node_selector ==
+        model::StringMap{{"cloud.google.com/gke-accelerator", "nvidia-l4"}});
+  CHECK(tune.pod_sets[2].tolerations.size() == 1);
+  CHECK(tune.pod_sets[0].node_selector.empty());
+}
+
+TEST_CASE("a TrainJob whose runtime is missing: an error for a what-if, a warning in a dump",
+          "[load][kueue][kinds][trainjob]") {
+  const std::string path =
+      std::string(KPREEMPT_TESTDATA) + "/load/kueue-jobs/trainjob-no-runtime.yaml";
+  for (bool what_if : {true, false}) {
+    model::SnapshotBuilder builder;
+    std::vector<Diagnostic> diags;
+    LoadOptions opts;
+    opts.derive_pods = what_if;
+    load_path(path, opts, builder, diags);
+    model::Snapshot snap = std::move(builder).build(diags);
+    REQUIRE(diags.size() == 1);
+    CHECK(diags[0].severity == (what_if ? Severity::error : Severity::warning));
+    CHECK_THAT(format(diags[0]),
+               Catch::Contains("trainjob-no-runtime.yaml:1:1") &&
+                   Catch::Contains("TrainJob ml/mnist: its runtime ClusterTrainingRuntime "
+                                   "\"torch-distributed\" is not in the input") &&
+                   Catch::Contains("`kubectl get clustertrainingruntimes -o yaml`"));
+    CHECK(snap.kueue().workloads.empty());
+  }
+}
+
+TEST_CASE("a TrainJob whose Workload is in the dump is not derived again",
+          "[load][kueue][kinds][trainjob]") {
+  auto loaded = load_text(fixture("trainjob-no-runtime.yaml") + R"(---
+apiVersion: kueue.x-k8s.io/v1beta1
+kind: Workload
+metadata:
+  name: trainjob-mnist-5c1e2
+  namespace: ml
+  ownerReferences:
+  - {apiVersion: trainer.kubeflow.org/v1alpha1, kind: TrainJob, name: mnist, uid: u, controller: true}
+spec:
+  queueName: training-queue
+  podSets: [{name: node, count: 2, template: {spec: {containers: [{name: node}]}}}]
+)");
+  CHECK(loaded.messages.empty());
+  REQUIRE(loaded.snapshot.kueue().workloads.size() == 1);
+  CHECK(loaded.snapshot.kueue().workloads[0].name == "trainjob-mnist-5c1e2");
 }
 
 TEST_CASE("a derived Workload gives way to the dumped Workload its object owns",

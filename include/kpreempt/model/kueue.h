@@ -158,6 +158,48 @@ struct Workload {
   bool priority_from_pod_class = false;
 };
 
+// One replicated Job of a Kubeflow Trainer runtime's JobSet template: its pod template as a
+// pod set whose count is the Job's parallelism (default 1).
+struct TrainingRuntimeJob {
+  KueuePodSet pod_set;
+  std::int32_t replicas = 1;
+  bool trainer = false;  // labelled trainer.kubeflow.org/trainjob-ancestor-step: trainer
+  std::string priority_class_name;
+};
+
+// A TrainingRuntime, or a ClusterTrainingRuntime when namespace_ is empty: what Kueue's TrainJob
+// integration reads of it to build the TrainJob's JobSet.
+struct TrainingRuntime {
+  std::string namespace_, name;
+  bool has_ml_policy = false;
+  std::int32_t ml_num_nodes = 1;
+  bool mpi = false, mpi_launcher_as_node = false;
+  std::vector<TrainingRuntimeJob> jobs;
+  SourceLoc loc;
+};
+
+// What a TrainJob changes in one replicated Job's pod template (runtimePatches, or the older
+// podTemplateOverrides): the fields Kueue reads, applied as a strategic merge patch would.
+struct TrainJobPodPatch {
+  std::string job;
+  StringMap node_selector;
+  std::vector<NodeSelectorTerm> required_node_affinity;
+  bool has_required_node_affinity = false;
+  std::vector<Toleration> tolerations;
+};
+
+// A queue-labelled TrainJob. Its pod sets come from the runtime it names, which may be read
+// after it, so it becomes its Workload when the snapshot is built (resolve_train_jobs).
+struct TrainJob {
+  Workload workload;  // everything but the pod sets and their PriorityClass
+  std::string runtime_kind, runtime_name;
+  std::optional<std::int32_t> num_nodes;
+  bool has_resources_per_node = false;
+  ResourceList requests_per_node, limits_per_node;
+  std::vector<TrainJobPodPatch> patches;
+  SourceLoc loc;
+};
+
 struct KueueObjects {
   std::vector<Workload> workloads;  // input order
   std::vector<ClusterQueue> cluster_queues;
@@ -166,6 +208,8 @@ struct KueueObjects {
   std::vector<WorkloadPriorityClass> priority_classes;
   std::vector<KueueNamespace> namespaces;
   std::vector<KueueCohort> cohorts;
+  std::vector<TrainingRuntime> training_runtimes;
+  std::vector<TrainJob> train_jobs;  // empty once the snapshot is built
 };
 
 std::optional<std::uint32_t> find_workload(const KueueObjects& k, std::string_view ns,
@@ -193,5 +237,10 @@ KueueAmounts pod_set_requests(const KueuePodSet& ps, std::int64_t count);
 // Why pod_set_requests(ps, count) does not fit int64 for some resource (Kueue's int64 sum
 // would wrap), naming the resource and the limit; empty when it fits.
 std::string pod_set_limit_error(const KueuePodSet& ps, std::int64_t count);
+
+// Turns each TrainJob into the Workload Kueue would create from the JobSet its runtime makes,
+// appended to workloads; a TrainJob whose runtime is not in the input is an error when it is
+// a what-if and a warning otherwise (its Workload, if Kueue made it, may be in the dump).
+void resolve_train_jobs(KueueObjects& k, std::vector<Diagnostic>& diags);
 
 }  // namespace kpreempt::model

@@ -35,8 +35,8 @@ struct LoadedInputs {
 // What a pod file may hold, for messages about one that holds none of it.
 inline constexpr std::string_view k_pod_file_kinds =
     "no Pod, nor a Deployment, ReplicaSet, StatefulSet, Job or CronJob with pods to create, nor "
-    "a Kueue-labelled job (JobSet, Kubeflow job, RayJob, RayCluster, LeaderWorkerSet, "
-    "AppWrapper)";
+    "a Kueue-labelled job (JobSet, Kubeflow job, TrainJob, RayJob, RayCluster, "
+    "LeaderWorkerSet, AppWrapper)";
 
 // Loads and freezes the inputs. Every problem goes to `diags`; the result is only meaningful
 // when none of them is an error. Pod files that yield no preemptor are an error.
