@@ -98,6 +98,21 @@ TEST_CASE("pods of a Kueue pod group in --pod-file are admitted as the group's o
   CHECK(kpreempt::test::occurrences(r.out, "\"usageAfter\": 4000") == 2);
 }
 
+TEST_CASE("a pod group's roles are named and ordered by the role hash Kueue wrote",
+          "[manifest][kinds]") {
+  Run r = kpreempt::test::run_binary(
+      "explain -f testdata/cli/kueue-jobs/cluster.yaml --now 2026-01-02T00:00:00Z "
+      "--policy kueue --pod-file testdata/cli/kueue-jobs/pod-group-roles.yaml -o json",
+      false);
+  INFO(r.out);
+  REQUIRE(r.code == 0);
+  // Upstream sorts the pod sets by name: the workers' hash comes first.
+  CHECK(kpreempt::test::occurrences(
+            r.out, "flavors 0b7c3d11: cpu=default; e1f4a2b9: cpu=default, within") == 3);
+  CHECK(kpreempt::test::occurrences(r.out, "\"warnings\": []") == 3);
+  CHECK(kpreempt::test::occurrences(r.out, "role-1") == 0);
+}
+
 TEST_CASE("a pod group short of its total count gets no Workload yet", "[manifest][kinds]") {
   Run r = kpreempt::test::run_binary(
       "explain -f testdata/cli/kueue-jobs/cluster.yaml --now 2026-01-02T00:00:00Z "

@@ -119,28 +119,45 @@ std::string role_of(const model::KueuePodSet& ps) {
   return key;
 }
 
+constexpr std::string_view k_role_hash = "kueue.x-k8s.io/role-hash";
+
+// The role hash Kueue's pod webhook wrote on the pod, if it did (every pod it admitted).
+const std::string* written_role_hash(const model::Pod& p) {
+  return model::find(p.annotations, k_role_hash);
+}
+
 // The group's pod sets (constructGroupPodSets): one per role with its pod count, or with fast
-// admission one pod set of the total count shaped like the first member. Upstream names and
-// orders them by a hash of each role's pod spec, which kpreempt does not compute.
+// admission one pod set of the total count shaped like the first member. Upstream names each
+// by its role hash and sorts them by name. Pods Kueue's webhook saw carry the hash; for pods
+// that do not (a manifest not yet applied) kpreempt compares the pod sets field by field and
+// names them role-1, role-2 in member order, which `hashless` reports.
 std::vector<model::KueuePodSet> group_pod_sets(const std::vector<const model::Pod*>& members,
-                                               std::int64_t total, bool fast) {
+                                               std::int64_t total, bool fast, bool& hashless) {
   std::vector<model::KueuePodSet> sets;
   std::vector<std::string> roles;
+  hashless = false;
   for (const model::Pod* p : members) {
     model::KueuePodSet ps = pod_set_of(*p);
-    const std::string role = role_of(ps);
+    const std::string* hash = written_role_hash(*p);
+    const std::string role = hash != nullptr ? "hash:" + *hash : role_of(ps);
     const auto it = std::find(roles.begin(), roles.end(), role);
     if (it != roles.end()) {
       ++sets[static_cast<std::size_t>(it - roles.begin())].count;
       continue;
     }
-    ps.name = fmt::format("role-{}", roles.size() + 1);
+    hashless = hashless || hash == nullptr;
+    ps.name = hash != nullptr ? *hash : fmt::format("role-{}", roles.size() + 1);
     roles.push_back(role);
     sets.push_back(std::move(ps));
     if (fast) {
       sets.back().count = static_cast<std::int32_t>(total);
       break;
     }
+  }
+  if (!hashless) {
+    std::sort(
+        sets.begin(), sets.end(),
+        [](const model::KueuePodSet& a, const model::KueuePodSet& b) { return a.name < b.name; });
   }
   return sets;
 }
@@ -259,13 +276,15 @@ bool group_workload(const Input& in, const model::Pod& pod, const std::string& g
   }
   w = workload_for_pod(in, pod);
   w.name = group;
-  w.pod_sets = group_pod_sets(members, total.value, fast);
-  if (w.pod_sets.size() > 1) {
+  bool hashless = false;
+  w.pod_sets = group_pod_sets(members, total.value, fast, hashless);
+  if (w.pod_sets.size() > 1 && hashless) {
     d.warnings.push_back(fmt::format(
         "pod group {}/{} has {} pod roles: Kueue names and orders its pod sets by a hash of each "
-        "role's pod spec, which kpreempt does not compute (shown as role-1...); with quota tight "
-        "across flavors, the flavor each role gets may differ",
-        pod.namespace_, group, w.pod_sets.size()));
+        "role's pod spec, which kpreempt does not compute for pods without the {} annotation "
+        "(shown as role-1...); with quota tight across flavors, the flavor each role gets may "
+        "differ",
+        pod.namespace_, group, w.pod_sets.size(), k_role_hash));
   }
   return true;
 }
