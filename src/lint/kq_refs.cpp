@@ -78,26 +78,47 @@ void dangling_priorities(const Context& c, Report& r) {
   }
 }
 
-void cohort_cycles(const Context& c, Report& r) {
-  std::map<std::string, const Obj*> parent_of;
-  for (const Obj* co : kueue_objects(c.corpus(), "Cohort", true)) {
-    parent_of.emplace(co->name, co);  // input first: it wins over the baseline
+// The cohorts that are their own ancestors. Each chain of parents is walked once (a tree may
+// be tens of thousands deep): a walk that meets its own path has found a cycle, and only the
+// cohorts on that loop are on it, not those leading into it.
+std::set<std::string> cohorts_on_cycles(const std::map<std::string, std::string>& parent_of) {
+  enum class State : std::uint8_t { on_path, done };
+  std::map<std::string, State> state;
+  std::set<std::string> cyclic;
+  std::vector<std::string> path;
+  for (const auto& [start, unused] : parent_of) {
+    std::string at = start;
+    while (!state.contains(at) && parent_of.contains(at)) {
+      state[at] = State::on_path;
+      path.push_back(at);
+      at = parent_of.at(at);
+    }
+    if (auto it = state.find(at); it != state.end() && it->second == State::on_path) {
+      auto loop = std::find(path.begin(), path.end(), at);
+      cyclic.insert(loop, path.end());
+    }
+    for (const std::string& p : path) {
+      state[p] = State::done;
+    }
+    path.clear();
   }
+  return cyclic;
+}
+
+void cohort_cycles(const Context& c, Report& r) {
+  std::map<std::string, std::string> parent_of;
+  for (const Obj* co : kueue_objects(c.corpus(), "Cohort", true)) {
+    // Input first: it wins over the baseline.
+    parent_of.emplace(co->name, (*co)["spec"]["parentName"].str());
+  }
+  std::erase_if(parent_of, [](const auto& e) { return e.second.empty(); });
+  const std::set<std::string> cyclic = cohorts_on_cycles(parent_of);
   for (const Obj* co : c.corpus().of("Cohort", "kueue.x-k8s.io")) {
-    std::string at = co->name;
-    for (std::size_t steps = 0; steps <= parent_of.size(); ++steps) {
-      auto it = parent_of.find(at);
-      if (it == parent_of.end()) {
-        break;
-      }
-      at = (*it->second)["spec"]["parentName"].str();
-      if (at == co->name) {
-        r.add(*co, (*co)["spec"]["parentName"],
-              fmt::format("cohort {} is its own ancestor through parentName: the hierarchy is "
-                          "unusable",
-                          co->name));
-        break;
-      }
+    if (cyclic.contains(co->name)) {
+      r.add(*co, (*co)["spec"]["parentName"],
+            fmt::format("cohort {} is its own ancestor through parentName: the hierarchy is "
+                        "unusable",
+                        co->name));
     }
   }
 }

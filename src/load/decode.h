@@ -31,6 +31,7 @@ struct DecodeContext {
   // to items after them, generated names numbered per file): a part of a split List is then
   // read again with the rest.
   bool whole_stream_only = false;
+  std::size_t objects = 0;  // objects read, each counted once
 
   void warn(const Field& at, const std::string& message) const;
 };

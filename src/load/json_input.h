@@ -7,6 +7,7 @@
 
 #include "kpreempt/load/events.h"
 
+#include <fmt/format.h>
 #include <rapidjson/reader.h>
 
 #include <cstddef>
@@ -87,6 +88,7 @@ class JsonInput {
       refill();
     }
     m_token_start = here();
+    m_token_offset = offset();
   }
 
  private:
@@ -119,10 +121,28 @@ class JsonInput {
     auto size = static_cast<std::size_t>(m_end - m_chunk);
     m_base += size;
     m_in.advance(size);
+    if (m_base - m_token_offset > k_max_token_bytes) [[unlikely]] {
+      stop_endless_token();
+      return;
+    }
     load();
+  }
+  // RapidJSON holds a whole string before it hands it over, so an endless one would grow to
+  // the size of the input; the tree builder's 1 MiB limit on a value is checked here too,
+  // a chunk at a time, on the raw text (escapes make it up to six times the value).
+  void stop_endless_token() {
+    m_read_error = std::make_exception_ptr(
+        InputError(SourceLoc{m_in.name(), m_token_start.line, m_token_start.column},
+                   fmt::format("value is longer than the limit of 1 MiB (over {} MiB of JSON text "
+                               "without an end)",
+                               k_max_token_bytes >> 20)));
+    m_eof = true;
+    m_chunk = m_cur = &k_nul;
+    m_end = &k_nul + 1;
   }
 
   static constexpr char k_nul = '\0';
+  static constexpr std::uint64_t k_max_token_bytes = std::uint64_t{8} << 20;
 
   ByteReader& m_in;
   const char* m_chunk = nullptr;  // start of the buffered bytes
@@ -133,6 +153,7 @@ class JsonInput {
   std::uint32_t m_line = 1;
   bool m_eof = false;
   Mark m_token_start{1, 1};
+  std::uint64_t m_token_offset = 0;
   std::exception_ptr m_read_error;
 };
 

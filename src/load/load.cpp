@@ -46,8 +46,15 @@ void read_file(const std::string& path, unsigned threads, DecodeContext& ctx);
 
 void load_file(const std::string& path, unsigned threads, DecodeContext& ctx) {
   const std::size_t first = ctx.diags.size();
+  const std::size_t objects = ctx.objects;
   read_file(path, threads, ctx);
   add_input_hints(path, first, ctx.diags);
+  if (ctx.objects == objects && ctx.diags.size() == first) {
+    // An empty file, a List with no items, or a redirect that failed: the answer then comes
+    // from the other inputs alone, which the user should know.
+    ctx.diags.push_back(Diagnostic{Severity::warning, SourceLoc{path == "-" ? "<stdin>" : path},
+                                   "holds no Kubernetes object"});
+  }
 }
 
 void read_file(const std::string& path, unsigned threads, DecodeContext& ctx) {

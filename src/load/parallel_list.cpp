@@ -154,6 +154,7 @@ struct Part {
   std::vector<Diagnostic> diags;
   std::vector<model::ObjectRef> pods;
   std::uint64_t newlines = 0;
+  std::size_t objects = 0;
   bool ok = false;
   bool changed = false;  // the file ended before the part did
 };
@@ -269,6 +270,7 @@ void read_part(int fd, const std::string& path, Format format, const DecodeConte
     // The stream's end was handed over after the last byte was read, so these are final.
     p.ok = checked.ended() && reader.file_done() && !ctx.whole_stream_only;
     p.newlines = reader.file_newlines();
+    p.objects = ctx.objects;
   } catch (const FileChanged&) {
     p.changed = true;
   } catch (...) {
@@ -317,6 +319,7 @@ void join(const std::string& path, std::uint64_t first_line, std::vector<Part>& 
       }
     }
     ctx.out.append(std::move(p.out));
+    ctx.objects += p.objects;
     ctx.diags.insert(ctx.diags.end(), std::make_move_iterator(p.diags.begin()),
                      std::make_move_iterator(p.diags.end()));
     if (ctx.pods != nullptr) {

@@ -15,6 +15,7 @@
 #include <initializer_list>
 #include <regex>
 #include <sstream>
+#include <unordered_set>
 
 namespace kpreempt::load {
 namespace {
@@ -308,12 +309,13 @@ class Parser {
   // configvalidator.go checkQueues: sibling names are unique, ignoring case.
   void check_siblings(const std::vector<YkQueueConfig>& qs, const YAML::Node& list,
                       const std::string& path) const {
+    // One pass with a set: a partition may hold tens of thousands of sibling queues.
+    std::unordered_set<std::string> seen;
+    seen.reserve(qs.size());
     for (std::size_t i = 0; i < qs.size(); ++i) {
-      for (std::size_t j = 0; j < i; ++j) {
-        if (lower(qs[i].name) == lower(qs[j].name)) {
-          fail(list[i].Mark(), path + "[" + std::to_string(i) + "]",
-               "duplicate queue name \"" + qs[i].name + "\"");
-        }
+      if (!seen.insert(lower(qs[i].name)).second) {
+        fail(list[i].Mark(), path + "[" + std::to_string(i) + "]",
+             "duplicate queue name \"" + qs[i].name + "\"");
       }
     }
   }

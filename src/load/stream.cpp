@@ -243,6 +243,7 @@ std::string StreamReader::describe(const KindEntry& entry, const Field& root) co
 }
 
 void StreamReader::decode() {
+  ++m_ctx.objects;
   if (m_ctx.progress != nullptr) {
     m_ctx.progress->objects.fetch_add(1, std::memory_order_relaxed);
   }
@@ -271,7 +272,8 @@ void StreamReader::decode_checked(Field root, Object& obj) {
   if (entry == nullptr && kind.str().ends_with("List")) {
     Field items = root["items"];
     if (items.is_null()) {
-      return;  // an empty List written as `items: null`
+      --m_ctx.objects;  // an empty List written as `items: null` holds no object
+      return;
     }
     // A top-level List with a list of items is streamed, never decoded here.
     throw InputError(items.loc(), items.is_seq()

@@ -109,12 +109,24 @@ class YamlSource final : public EventSource {
   }
 
   // libyaml would read UTF-16 (with a byte order mark) and report positions in characters
-  // nobody can find again; kubectl never writes it, an editor on Windows might.
+  // nobody can find again; kubectl never writes it, an editor on Windows might. Text starts
+  // with a printable character, so NUL bytes among the first four tell the encoding apart
+  // from binary data (/dev/zero, an image, a compressed file).
   void refuse_utf16(std::string_view w) const {
-    bool bom = w.starts_with("\xFF\xFE") || w.starts_with("\xFE\xFF");
-    bool zero = w.size() >= 2 && (w[0] == '\0' || w[1] == '\0');
-    if (bom || zero) {
-      throw InputError(SourceLoc{m_in->name(), 1, 1}, "UTF-16 is not supported, convert to UTF-8");
+    const std::string_view head = w.substr(0, 4);
+    const auto nul = [&](std::size_t i) { return i < head.size() && head[i] == '\0'; };
+    const char* what = nullptr;
+    if (head.starts_with(std::string_view("\xFF\xFE\0\0", 4)) ||
+        head.starts_with(std::string_view("\0\0\xFE\xFF", 4)) ||
+        (head.size() == 4 && nul(0) + nul(1) + nul(2) + nul(3) == 3 && (nul(0) != nul(3)))) {
+      what = "UTF-32 is not supported, convert to UTF-8";
+    } else if (head.size() == 4 && nul(0) && nul(1) && nul(2) && nul(3)) {
+      what = "this is binary data (NUL bytes), not YAML or JSON text";
+    } else if (w.starts_with("\xFF\xFE") || w.starts_with("\xFE\xFF") || nul(0) || nul(1)) {
+      what = "UTF-16 is not supported, convert to UTF-8";
+    }
+    if (what != nullptr) {
+      throw InputError(SourceLoc{m_in->name(), 1, 1}, what);
     }
   }
   [[noreturn]] void fail_reader() const;
@@ -188,6 +200,12 @@ void YamlSource::fail_syntax() const {
     fail_reader();
   }
   std::string problem = m_parser.problem != nullptr ? m_parser.problem : "invalid YAML";
+  if (problem == "mapping values are not allowed in this context" &&
+      m_parser.problem_mark.column > 1024) {
+    // libyaml takes a plain key only up to 1024 characters (YAML 1.1's implicit key limit);
+    // no Kubernetes key comes near it (label and annotation keys stop at 317).
+    problem += " (a key longer than 1024 characters, YAML's limit for a key without '?')";
+  }
   fail(m_parser.problem_mark, problem + tab_hint());
 }
 

@@ -165,4 +165,41 @@ TEST_CASE("a value that never ends stops at 64 MiB of input", "[load][hostile]")
                           "rest is not read");
 }
 
+TEST_CASE("a JSON string that never ends stops a few MiB in, not at the end of the input",
+          "[load][hostile]") {
+  Scratch s;
+  const std::string path = (s.dir / "endless.json").string();
+  {
+    std::ofstream out(path, std::ios::binary);
+    out << R"({"apiVersion": "v1", "kind": "Node", "metadata": {"name": ")";
+    const std::string chunk(1 << 20, 'y');
+    for (int i = 0; i < 40; ++i) {
+      out << chunk;
+    }
+    out << R"("}})";
+  }
+  Result r = load(path);
+  REQUIRE(r.diags.size() == 1);
+  CHECK(r.diags[0] == path +
+                          ":1:59: error: value is longer than the limit of 1 MiB (over 8 MiB of "
+                          "JSON text without an end)");
+}
+
+TEST_CASE("an input that holds no object says so", "[load][hostile]") {
+  Scratch s;
+  for (const std::string text :
+       {"", "# only a comment\n", "apiVersion: v1\nkind: List\nitems: null\n",
+        "apiVersion: v1\nkind: NodeList\nitems: []\n", "{\"kind\": \"List\", \"items\": []}"}) {
+    const std::string path = s.write("empty.yaml", text);
+    Result r = load(path);
+    INFO(text);
+    REQUIRE(r.diags.size() == 1);
+    CHECK(r.diags[0] == path + ": warning: holds no Kubernetes object");
+  }
+  // A file whose objects are all skipped kinds still holds objects.
+  const std::string path =
+      s.write("secret.yaml", "apiVersion: v1\nkind: Secret\nmetadata: {name: s}\n");
+  CHECK(load(path).diags.empty());
+}
+
 }  // namespace kpreempt::load

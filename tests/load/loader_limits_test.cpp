@@ -108,6 +108,16 @@ TEST_CASE("nesting deeper than the limit is a located error in both formats", "[
   }
 }
 
+TEST_CASE("a key longer than YAML's 1024-character limit is said to be one", "[bad][load]") {
+  const std::string key(1500, 'k');
+  Loaded r =
+      load("apiVersion: v1\nkind: Node\nmetadata:\n  name: n\n  labels:\n    " + key + ": x\n");
+  REQUIRE(r.diags.size() == 1);
+  CHECK(r.diags[0] ==
+        "dump.yaml:6:1505: error: mapping values are not allowed in this context (a "
+        "key longer than 1024 characters, YAML's limit for a key without '?')");
+}
+
 TEST_CASE("encodings: UTF-8 with or without BOM, never UTF-16 or invalid UTF-8", "[bad][load]") {
   const std::string dump = k_node + pod_yaml("p");
   CHECK(load("\xEF\xBB\xBF" + dump).diags.empty());
@@ -120,6 +130,17 @@ TEST_CASE("encodings: UTF-8 with or without BOM, never UTF-16 or invalid UTF-8",
   CHECK(
       load("\xFE\xFF" + std::string("\0a\0b", 4)).diags ==
       std::vector<std::string>{"dump.yaml:1:1: error: UTF-16 is not supported, convert to UTF-8"});
+  const auto one = [](const std::string& message) {
+    return std::vector<std::string>{"dump.yaml:1:1: error: " + message};
+  };
+  CHECK(load(std::string("\xFF\xFE\0\0a\0\0\0", 8)).diags ==
+        one("UTF-32 is not supported, convert to UTF-8"));
+  CHECK(load(std::string("\0\0\0a\0\0\0b", 8)).diags ==
+        one("UTF-32 is not supported, convert to UTF-8"));
+  CHECK(load(std::string("a\0\0\0b\0\0\0", 8)).diags ==
+        one("UTF-32 is not supported, convert to UTF-8"));
+  CHECK(load(std::string(64, '\0')).diags ==
+        one("this is binary data (NUL bytes), not YAML or JSON text"));
   CHECK(load(dump + "  hostname: caf\xE9 ok\n").diags ==
         std::vector<std::string>{"dump.yaml:18:17: error: invalid trailing UTF-8 octet (byte "
                                  "0x20); the file must be UTF-8 text"});

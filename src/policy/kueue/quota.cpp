@@ -126,6 +126,7 @@ QuotaModel::QuotaModel(const model::KueueObjects& k) {
   cut_cycles();
   link_children();
   sum_subtrees();
+  find_roots();
   for (std::uint32_t i = 0; i < k.workloads.size(); ++i) {
     add_admitted(k, i);
   }
@@ -298,9 +299,25 @@ std::vector<std::size_t> QuotaModel::ancestors(std::size_t node) const {
   return out;
 }
 
-std::size_t QuotaModel::root(std::size_t node) const {
-  std::vector<std::size_t> up = ancestors(node);
-  return up.empty() ? node : up.back();
+// Once per node, each chain of parents walked once, so that the tree questions below stay
+// linear in the tree's size however deep it is.
+void QuotaModel::find_roots() {
+  constexpr std::size_t k_unknown = std::numeric_limits<std::size_t>::max();
+  m_root.assign(m_nodes.size(), k_unknown);
+  std::vector<std::size_t> path;
+  for (std::size_t n = 0; n < m_nodes.size(); ++n) {
+    std::size_t at = n;
+    while (m_root[at] == k_unknown && m_nodes[at].parent) {
+      path.push_back(at);
+      at = *m_nodes[at].parent;
+    }
+    const std::size_t top = m_root[at] == k_unknown ? at : m_root[at];
+    m_root[at] = top;
+    for (std::size_t p : path) {
+      m_root[p] = top;
+    }
+    path.clear();
+  }
 }
 
 std::vector<std::size_t> QuotaModel::tree_cqs(std::size_t i) const {
@@ -319,8 +336,12 @@ std::vector<std::size_t> QuotaModel::tree_cohorts(std::size_t i) const {
   if (out.empty()) {
     return out;
   }
+  std::vector<bool> listed(m_nodes.size(), false);
+  for (std::size_t a : out) {
+    listed[a] = true;
+  }
   for (std::size_t c = m_cqs.size(); c < m_nodes.size(); ++c) {
-    if (root(c) == out.back() && std::find(out.begin(), out.end(), c) == out.end()) {
+    if (root(c) == out.back() && !listed[c]) {
       out.push_back(c);
     }
   }

@@ -64,6 +64,7 @@ class QuotaModel {
   const std::string& name(std::size_t node) const { return m_nodes[node].name; }
   bool is_cq(std::size_t node) const { return node < m_cqs.size(); }
   bool has_parent(std::size_t node) const { return m_nodes[node].parent.has_value(); }
+  std::optional<std::size_t> parent(std::size_t node) const { return m_nodes[node].parent; }
   // The cohorts above the node, from its parent to the root.
   std::vector<std::size_t> ancestors(std::size_t node) const;
   // Every ClusterQueue of i's cohort tree, i included, in input order (only i without one).
@@ -119,10 +120,11 @@ class QuotaModel {
   void cut_cycles();
   void link_children();
   void sum_subtrees();
+  void find_roots();
   void add_admitted(const model::KueueObjects& k, std::uint32_t index);
   void add_usage(std::size_t node, const FR& fr, std::int64_t v);
   void remove_usage(std::size_t node, const FR& fr, std::int64_t v);
-  std::size_t root(std::size_t node) const;
+  std::size_t root(std::size_t node) const { return m_root[node]; }
 
   std::vector<const model::ClusterQueue*> m_cqs;
   std::vector<Node> m_nodes;
@@ -130,6 +132,7 @@ class QuotaModel {
   std::vector<bool> m_active;
   std::vector<std::string> m_inactive_reason;
   std::vector<Admitted> m_admitted;
+  std::vector<std::size_t> m_root;  // each node's tree root (itself at the top)
 };
 
 // Whether the Workload holds quota: QuotaReserved=True, not Finished, with an admission

@@ -258,9 +258,9 @@ Json limits(Json j, const Quota& q) {
 }
 
 Json cohort_json(const QuotaModel& quota, const Row& row) {
-  std::vector<std::size_t> up = quota.ancestors(row.node);
+  std::optional<std::size_t> up = quota.parent(row.node);
   return limits({{"cohort", quota.name(row.node)},
-                 {"parent", up.empty() ? Json(nullptr) : Json(quota.name(up.front()))},
+                 {"parent", up ? Json(quota.name(*up)) : Json(nullptr)},
                  {"flavor", row.fr.flavor},
                  {"resource", row.fr.resource},
                  {"nominal", row.q.nominal},
