@@ -12,8 +12,6 @@
 namespace kpreempt::load {
 namespace {
 
-constexpr std::string_view k_last_applied = "kubectl.kubernetes.io/last-applied-configuration";
-
 model::Container decode_container(const Field& c) {
   model::Container out;
   out.name = c["name"].str();
@@ -69,7 +67,8 @@ void decode_metadata(const Field& meta, model::Pod& p) {
   p.uid = meta["uid"].str();
   p.labels = meta["labels"].string_map();
   p.annotations = meta["annotations"].string_map();
-  std::erase_if(p.annotations, [](const auto& kv) { return kv.first == k_last_applied; });
+  std::erase_if(p.annotations,
+                [](const auto& kv) { return !model::kept_pod_annotation(kv.first); });
   meta["ownerReferences"].each_item([&](const Field& o) {
     p.owners.push_back(model::OwnerReference{o["kind"].str(), o["name"].str(), o["uid"].str(),
                                              o["controller"].boolean()});

@@ -18,6 +18,20 @@ auto lower(const Pairs& m, std::string_view key) {
 
 }  // namespace
 
+bool kept_pod_annotation(std::string_view key) {
+  const std::size_t slash = key.find('/');
+  if (slash == std::string_view::npos) {
+    return key == "applicationId" || key == "queue" || key == "spark-app-selector";
+  }
+  const std::string_view domain = key.substr(0, slash);
+  const auto under = [&](std::string_view d) {
+    return domain == d || (domain.size() > d.size() && domain.ends_with(d) &&
+                           domain[domain.size() - d.size() - 1] == '.');
+  };
+  return under("kueue.x-k8s.io") || under("yunikorn.apache.org") || under("koordinator.sh") ||
+         under("scheduling.sigs.k8s.io") || under("scheduling.x-k8s.io");
+}
+
 const std::string* find(const StringMap& m, std::string_view key) {
   const auto it = lower(m, key);
   if (it == m.end() || it->first != key) {

@@ -72,7 +72,7 @@ spec:
   template:
     metadata:
       labels: {app: web}
-      annotations: {note: kept}
+      annotations: {note: dropped, yunikorn.apache.org/allow-preemption: "false"}
     spec:
       priorityClassName: serving
       containers:
@@ -92,7 +92,8 @@ TEST_CASE("a Deployment becomes its replicas as pending pods with synthetic name
   CHECK(p.node_name.empty());
   CHECK(p.phase == "Pending");
   CHECK(p.labels == model::StringMap{{"app", "web"}});
-  CHECK(p.annotations == model::StringMap{{"note", "kept"}});
+  // Annotations no policy reads are not kept.
+  CHECK(p.annotations == model::StringMap{{"yunikorn.apache.org/allow-preemption", "false"}});
   REQUIRE(p.owners.size() == 1);
   CHECK(p.owners[0].kind == "ReplicaSet");
   CHECK(p.owners[0].name == "web-what-if");

@@ -13,7 +13,7 @@ using testing::load_text;
 constexpr std::string_view k_pod = R"(apiVersion: v1
 kind: Pod
 metadata:
-  annotations: {z: "1", a: "2"}
+  annotations: {queue: root.b, kueue.x-k8s.io/role-hash: a1b2c3d4, prometheus.io/scrape: "true"}
   creationTimestamp: "2025-01-01T00:00:00Z"
   deletionTimestamp: "2025-01-02T00:00:00Z"
   labels: {app: web, tier: front}
@@ -81,7 +81,9 @@ TEST_CASE("a pod decodes every field the model holds", "[load]") {
   CHECK(p.namespace_ == "default");
   CHECK(p.name == "web-0");
   CHECK(p.uid == "abc");
-  CHECK(p.annotations == model::StringMap{{"a", "2"}, {"z", "1"}});
+  // Sorted, and only those a policy reads.
+  CHECK(p.annotations ==
+        model::StringMap{{"kueue.x-k8s.io/role-hash", "a1b2c3d4"}, {"queue", "root.b"}});
   CHECK(p.labels == model::StringMap{{"app", "web"}, {"tier", "front"}});
   REQUIRE(p.owners.size() == 1);
   CHECK(p.owners[0].kind == "StatefulSet");

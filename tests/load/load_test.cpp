@@ -110,7 +110,7 @@ TEST_CASE("managed fields, statuses of containers and last-applied configuration
 kind: Pod
 metadata:
   annotations:
-    a: b
+    yunikorn.apache.org/app-id: b
     kubectl.kubernetes.io/last-applied-configuration: |
       {"not": "read"}
   managedFields:
@@ -131,7 +131,7 @@ status:
 )");
   CHECK(l.messages.empty());
   REQUIRE(l.snapshot.pods().size() == 1);
-  CHECK(l.snapshot.pods()[0].annotations == model::StringMap{{"a", "b"}});
+  CHECK(l.snapshot.pods()[0].annotations == model::StringMap{{"yunikorn.apache.org/app-id", "b"}});
 }
 
 TEST_CASE("managed fields are skipped in JSON too", "[load]") {

@@ -31,6 +31,13 @@ struct ObjectRef {
 };
 std::string to_string(const ObjectRef& r);  // "Pod/ns/name", or "Node/name"
 
+// Whether a pod annotation is one a policy reads: the schedulers' own domains (Kueue, YuniKorn,
+// Koordinator, scheduler-plugins) and YuniKorn's bare applicationId, queue and
+// spark-app-selector keys. The others are dropped when a pod is read, so that a snapshot and
+// its cache hold no more of a pod than answers use. A policy that reads another key adds it
+// here.
+bool kept_pod_annotation(std::string_view key);
+
 // metav1.LabelSelectorRequirement / v1.NodeSelectorRequirement. Operators are stored as
 // written; In NotIn Exists DoesNotExist for label selectors, plus Gt Lt for node selectors.
 struct Requirement {
@@ -129,7 +136,8 @@ struct Node {
 
 struct Pod {
   std::string namespace_, name, uid;
-  StringMap labels, annotations;  // annotations minus kubectl's last-applied-configuration
+  StringMap labels;
+  StringMap annotations;  // only those kept_pod_annotation() keeps
   std::vector<OwnerReference> owners;
   std::optional<Instant> creation_timestamp, deletion_timestamp;
 
