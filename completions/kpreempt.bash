@@ -6,7 +6,7 @@
 # --workload from the dumps given with -f on the same line (through `kpreempt __complete`).
 # Names read that way are never handed to compgen -W, which would expand $(...) in them.
 
-_kpreempt_commands="explain lint check matrix snapshot completion"
+_kpreempt_commands="explain lint check matrix diff snapshot completion"
 
 # The options of a subcommand; the ones that take a value end with "=" (removed before use).
 _kpreempt_options() {
@@ -23,6 +23,9 @@ _kpreempt_options() {
         matrix)
             echo "-f= --filename= -R --recursive --system-classes -o= --output= --cache" \
                 "--no-cache -h --help" ;;
+        diff)
+            echo "-f= --filename= -R --recursive --base= --base-ref= --head= --pod-file=" \
+                "--policy= --now= --set= --upstream= -o= --output= --fail-on= -h --help" ;;
         snapshot)
             echo "-f= --filename= -R --recursive -o= --output= -h --help" ;;
         completion) echo "-h --help" ;;
@@ -35,14 +38,18 @@ _kpreempt_options() {
 # read from the dumps.
 _kpreempt_values() {
     case $2 in
-        -f | --filename | --pod-file | --baseline) echo "@file" ;;
+        -f | --filename | --pod-file | --baseline | --base | --head) echo "@file" ;;
         --pod) echo "@pods" ;;
         --victim) echo "@victims" ;;
         --workload) echo "@workloads" ;;
         --policy) echo "@policies" ;;
         --upstream) echo "@upstream" ;;
         --color) echo "auto always never" ;;
-        --fail-on) echo "error warning info never" ;;
+        --fail-on)
+            case $1 in
+                diff) echo "any outcome victims lint none" ;;
+                *) echo "error warning info never" ;;
+            esac ;;
         --now) date -u +%Y-%m-%dT%H:%M:%SZ ;;
         -o | --output)
             case $1 in
@@ -50,6 +57,7 @@ _kpreempt_values() {
                 lint) echo "text json sarif github junit" ;;
                 check) echo "text json junit" ;;
                 matrix) echo "text json markdown" ;;
+                diff) echo "text json yaml markdown github" ;;
                 snapshot) echo "@file" ;;
             esac ;;
     esac

@@ -46,7 +46,7 @@ function __kpreempt_policies
     $bin __complete policies 2>/dev/null
 end
 
-set -l commands explain lint check matrix snapshot completion
+set -l commands explain lint check matrix diff snapshot completion
 
 complete -c kpreempt -f
 complete -c kpreempt -n "not __fish_seen_subcommand_from $commands" -s h -l help -d 'print help and exit'
@@ -55,14 +55,15 @@ complete -c kpreempt -n "not __fish_seen_subcommand_from $commands" -a explain -
 complete -c kpreempt -n "not __fish_seen_subcommand_from $commands" -a lint -d 'check PriorityClasses and queue configurations'
 complete -c kpreempt -n "not __fish_seen_subcommand_from $commands" -a check -d 'run scenario files and check their expectations'
 complete -c kpreempt -n "not __fish_seen_subcommand_from $commands" -a matrix -d 'tabulate which PriorityClass may preempt which'
+complete -c kpreempt -n "not __fish_seen_subcommand_from $commands" -a diff -d 'what a configuration change does to preemption'
 complete -c kpreempt -n "not __fish_seen_subcommand_from $commands" -a snapshot -d 'save a cluster dump as a snapshot file that loads fast'
 complete -c kpreempt -n "not __fish_seen_subcommand_from $commands" -a completion -d 'print the shell completion script for SHELL'
 
 # Options every subcommand has.
 complete -c kpreempt -n "__fish_seen_subcommand_from $commands" -s h -l help -d 'print help and exit'
 
-# Reading dumps: explain, lint, matrix, snapshot.
-set -l readers '__fish_seen_subcommand_from explain lint matrix snapshot'
+# Reading dumps: explain, lint, matrix, diff, snapshot.
+set -l readers '__fish_seen_subcommand_from explain lint matrix diff snapshot'
 complete -c kpreempt -n $readers -s f -l filename -r -F -d 'YAML or JSON file, folder, or - for stdin'
 complete -c kpreempt -n $readers -s R -l recursive -d 'read folders given with -f recursively'
 
@@ -114,6 +115,19 @@ complete -c kpreempt -n $check -l allow-outside -d 'let scenarios read paths out
 set -l matrix '__fish_seen_subcommand_from matrix'
 complete -c kpreempt -n $matrix -l system-classes -d 'add system-node-critical and system-cluster-critical'
 complete -c kpreempt -n $matrix -s o -l output -x -a 'text json markdown' -d 'output format'
+
+# diff
+set -l diff '__fish_seen_subcommand_from diff'
+complete -c kpreempt -n $diff -l base -r -F -d 'the configuration before the change'
+complete -c kpreempt -n $diff -l base-ref -x -d 'read the base from git at this revision'
+complete -c kpreempt -n $diff -l head -r -F -d 'the configuration after the change'
+complete -c kpreempt -n $diff -l pod-file -r -F -d 'a what-if manifest explained on both sides'
+complete -c kpreempt -n $diff -l policy -x -k -a '(__kpreempt_policies)' -d 'policy to run'
+complete -c kpreempt -n $diff -l now -x -a '(date -u +%Y-%m-%dT%H:%M:%SZ)' -d 'evaluation time, RFC 3339'
+complete -c kpreempt -n $diff -l set -x -d 'policy argument KEY=VALUE'
+complete -c kpreempt -n $diff -l upstream -x -k -a '(__kpreempt_upstream)' -d 'upstream release line POLICY=VERSION'
+complete -c kpreempt -n $diff -s o -l output -x -a 'text json yaml markdown github' -d 'output format'
+complete -c kpreempt -n $diff -l fail-on -x -a 'any outcome victims lint none' -d 'changes that fail the run'
 
 # snapshot
 complete -c kpreempt -n '__fish_seen_subcommand_from snapshot' -s o -l output -r -F -d 'snapshot file to write'

@@ -109,6 +109,24 @@ _kpreempt_matrix() {
     '(--cache)--no-cache[neither read nor write the snapshot cache]'
 }
 
+_kpreempt_diff() {
+  _arguments -s -S \
+    '(- *)'{-h,--help}'[print help and exit]' \
+    '*'{-f+,--filename=}'[the running cluster: YAML or JSON file, folder, or - for stdin]:dump:_files' \
+    '(-R --recursive)'{-R,--recursive}'[read folders recursively]' \
+    '(--base-ref)*--base=[the configuration before the change]:file:_files' \
+    '(--base)--base-ref=[read the base from git at this revision]:revision:' \
+    '*--head=[the configuration after the change]:file:_files' \
+    '*--pod-file=[a what-if manifest explained on both sides]:manifest:_files' \
+    '*--policy=[policy to run]:policy:_kpreempt_policies one' \
+    '--now=[evaluation time, RFC 3339]:time:' \
+    '*--set=[policy argument KEY=VALUE]:KEY=VALUE:' \
+    '*--upstream=[upstream release line POLICY=VERSION]:POLICY=VERSION:_kpreempt_upstream' \
+    '(-o --output)'{-o+,--output=}'[output format]:format:(text json yaml markdown github)' \
+    '--fail-on=[changes that fail the run]:changes:(any outcome victims lint none)' \
+    '*:head configuration:_files'
+}
+
 _kpreempt_snapshot() {
   _arguments -s -S \
     '(- *)'{-h,--help}'[print help and exit]' \
@@ -126,6 +144,7 @@ _kpreempt() {
     'lint:check PriorityClasses and queue configurations'
     'check:run scenario files and check their expectations'
     'matrix:tabulate which PriorityClass may preempt which, under each policy'
+    'diff:what a configuration change does to preemption'
     'snapshot:save a cluster dump as a snapshot file that loads fast'
     'completion:print the shell completion script for SHELL'
   )

@@ -15,6 +15,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_set>
 #include <vector>
 
 namespace kpreempt::load {
@@ -31,7 +32,8 @@ struct DecodeContext {
   // to items after them, generated names numbered per file): a part of a split List is then
   // read again with the rest.
   bool whole_stream_only = false;
-  std::size_t objects = 0;  // objects read, each counted once
+  std::size_t objects = 0;                                        // objects read, each counted once
+  const std::unordered_set<std::string>* skip_objects = nullptr;  // LoadOptions::skip_objects
 
   void warn(const Field& at, const std::string& message) const;
 };

@@ -84,11 +84,21 @@ void read_file(const std::string& path, unsigned threads, DecodeContext& ctx) {
   }
 }
 
+void read_buffer(std::string_view data, const std::string& name, DecodeContext& ctx) {
+  try {
+    std::unique_ptr<EventSource> src = open_source(data, name);
+    read_stream(*src, ctx);
+  } catch (const InputError& e) {
+    ctx.diags.push_back(Diagnostic{Severity::error, e.loc(), e.what()});
+  }
+}
+
 }  // namespace
 
 void load_path(const std::string& path, const LoadOptions& opts, model::SnapshotBuilder& out,
                std::vector<Diagnostic>& diags, std::vector<model::ObjectRef>* pods) {
   DecodeContext ctx{out, diags, pods, opts.derive_pods, opts.progress};
+  ctx.skip_objects = opts.skip_objects;
   std::error_code ec;
   if (path != "-" && fs::is_directory(path, ec)) {
     FolderWalk::run(path, opts.recursive, ctx.diags,
@@ -101,12 +111,14 @@ void load_path(const std::string& path, const LoadOptions& opts, model::Snapshot
 void load_buffer(std::string_view data, const std::string& name, model::SnapshotBuilder& out,
                  std::vector<Diagnostic>& diags, std::vector<model::ObjectRef>* pods) {
   DecodeContext ctx{out, diags, pods};
-  try {
-    std::unique_ptr<EventSource> src = open_source(data, name);
-    read_stream(*src, ctx);
-  } catch (const InputError& e) {
-    diags.push_back(Diagnostic{Severity::error, e.loc(), e.what()});
-  }
+  read_buffer(data, name, ctx);
+}
+
+void load_buffer(std::string_view data, const std::string& name, const LoadOptions& opts,
+                 model::SnapshotBuilder& out, std::vector<Diagnostic>& diags) {
+  DecodeContext ctx{out, diags, nullptr, opts.derive_pods, opts.progress};
+  ctx.skip_objects = opts.skip_objects;
+  read_buffer(data, name, ctx);
 }
 
 }  // namespace kpreempt::load

@@ -297,6 +297,9 @@ void StreamReader::decode_checked(Field root, Object& obj) {
   const std::string key =
       fmt::format("{}/{}/{}/{}", entry->group, entry->kind,
                   entry->namespaced ? object_namespace(root) : "", root["metadata"]["name"].str());
+  if (m_ctx.skip_objects != nullptr && m_ctx.skip_objects->contains(key)) {
+    return;  // another input replaces it
+  }
   if (!first_copy(key, root, obj)) {
     return;
   }

@@ -122,6 +122,17 @@ bool SnapshotBuilder::shares_objects_with(const SnapshotBuilder& other) const {
                      [&large](const auto& entry) { return large.contains(entry.first); });
 }
 
+std::vector<SnapshotBuilder::SeenEntry> SnapshotBuilder::seen_objects() const {
+  std::vector<SeenEntry> out;
+  out.reserve(m_seen.size());
+  for (const auto& [key, seen] : m_seen) {
+    out.push_back(SeenEntry{key, seen.identity, seen.loc});
+  }
+  std::sort(out.begin(), out.end(),
+            [](const SeenEntry& a, const SeenEntry& b) { return a.key < b.key; });
+  return out;
+}
+
 void SnapshotBuilder::shift_lines(const std::string& file, std::uint32_t delta) {
   Snapshot& s = m_snap;
   const LineShift shift(file, delta);

@@ -37,9 +37,12 @@ load::LoadOptions pod_file_opts(load::LoadOptions opts) {
 void load_plain(const InputSpec& in, const load::LoadOptions& opts, LoadedInputs& loaded,
                 std::vector<Diagnostic>& diags) {
   model::SnapshotBuilder builder;
+  load::LoadOptions cluster_opts = opts;
+  cluster_opts.skip_objects = in.replaced;
   for (const auto& path : in.files) {
-    load::load_path(path, opts, builder, diags);
+    load::load_path(path, cluster_opts, builder, diags);
   }
+  load_config(in.overlay, in.recursive, builder, diags);
   for (const auto& path : in.pod_files) {
     load::load_path(path, pod_file_opts(opts), builder, diags, &loaded.what_if_pods);
   }
@@ -79,7 +82,16 @@ LoadedInputs load_inputs(const InputSpec& spec, std::vector<Diagnostic>& diags) 
   load::LoadOptions opts{spec.recursive};
   opts.progress = spec.progress;
   LoadedInputs loaded;
-  if (const cache::LoadPlan plan = cache::plan_load(spec.files, opts, spec.cache); !plan.plain()) {
+  const cache::Mode cache_mode =
+      spec.replaced != nullptr || !spec.overlay.empty() ? cache::Mode::off : spec.cache;
+  if (const cache::LoadPlan plan = cache::plan_load(spec.files, opts, cache_mode); !plan.plain()) {
+    if (cache_mode == cache::Mode::off) {
+      // A snapshot file's objects are decoded already: none can be left out for the overlay.
+      diags.push_back({Severity::error, SourceLoc{},
+                       "a configuration cannot be laid over a snapshot file; give the dump "
+                       "it was made from"});
+      return loaded;
+    }
     load_over_snapshot(spec, plan, opts, loaded, diags);
   } else {
     load_plain(spec, opts, loaded, diags);

@@ -9,6 +9,7 @@
 #include <atomic>
 #include <cstdint>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 namespace kpreempt::load {
@@ -26,6 +27,9 @@ struct LoadOptions {
   // Threads a big kubectl List may be read with (its items split at item boundaries);
   // 0 = one per core.
   unsigned threads = 0;
+  // Objects ("group/Kind/namespace/name") another input replaces: read past, not decoded
+  // (`kpreempt diff` lays a configuration over a cluster this way).
+  const std::unordered_set<std::string>* skip_objects = nullptr;
 };
 
 // Reads one -f argument: a file, a folder (its *.yaml, *.yml, *.json files in name order,
@@ -36,8 +40,11 @@ struct LoadOptions {
 void load_path(const std::string& path, const LoadOptions& opts, model::SnapshotBuilder& out,
                std::vector<Diagnostic>& diags, std::vector<model::ObjectRef>* pods = nullptr);
 
-// Same for an in-memory document (tests, fuzzers). `name` is used in messages.
+// Same for an in-memory document (tests, fuzzers, a file read from git). `name` is used in
+// messages.
 void load_buffer(std::string_view data, const std::string& name, model::SnapshotBuilder& out,
                  std::vector<Diagnostic>& diags, std::vector<model::ObjectRef>* pods = nullptr);
+void load_buffer(std::string_view data, const std::string& name, const LoadOptions& opts,
+                 model::SnapshotBuilder& out, std::vector<Diagnostic>& diags);
 
 }  // namespace kpreempt::load

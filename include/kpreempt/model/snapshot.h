@@ -166,6 +166,12 @@ class SnapshotBuilder {
   // Whether `other` has seen an object this builder has seen too: two parts of one file
   // holding copies of an object can only be judged (merged or refused) by a one-thread read.
   [[nodiscard]] bool shares_objects_with(const SnapshotBuilder& other) const;
+  // Every object key seen so far with its identity and where it was first read.
+  struct SeenEntry {
+    std::string key, identity;
+    SourceLoc loc;
+  };
+  [[nodiscard]] std::vector<SeenEntry> seen_objects() const;
 
   // Appends what `later` collected as if its objects had followed this builder's (one part of
   // a dump read on another thread); a singleton `later` set replaces this builder's.

@@ -7,6 +7,7 @@
 #include "kpreempt/diag.h"
 #include "kpreempt/load/load.h"
 #include "kpreempt/model/snapshot.h"
+#include "kpreempt/scenario/overlay.h"
 
 #include <cstdint>
 #include <string>
@@ -23,6 +24,10 @@ struct InputSpec {
   std::string pod_file_key = "--pod-file";  // how messages name them ("preemptor.podFile")
   cache::Mode cache = cache::Mode::automatic;
   load::LoadProgress* progress = nullptr;  // watched by a progress line, when not null
+  // A configuration laid over the -f inputs (`kpreempt diff`): the -f objects `replaced`
+  // names are left out, then `overlay` is read. The cache is not used.
+  std::vector<ConfigInput> overlay;
+  const std::unordered_set<std::string>* replaced = nullptr;
 };
 
 struct LoadedInputs {

@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: Apache-2.0
+// `kpreempt diff`: what a configuration change does to preemption, as data and in each
+// output format (text, json, yaml, markdown, github).
+#pragma once
+
+#include "kpreempt/diag.h"
+#include "kpreempt/model/snapshot.h"
+#include "kpreempt/policy/policy.h"
+#include "kpreempt/render/render.h"
+
+#include <cstdint>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace kpreempt::render {
+
+enum class ConfigChangeKind : std::uint8_t { added, removed, changed };
+std::string_view to_string(ConfigChangeKind k);
+
+// A configuration object that differs between base and head; `loc` is where head holds it
+// (where base held it, for a removed one).
+struct ConfigChange {
+  ConfigChangeKind kind = ConfigChangeKind::changed;
+  std::string kind_name;  // "PriorityClass"
+  std::string object;     // "PriorityClass/high", "ClusterQueue/team-a", "PodDisruptionBudget/ns/x"
+  std::string name;       // "high"
+  SourceLoc loc;
+};
+
+// One preemptor under one policy whose decision differs.
+struct DecisionChange {
+  std::string subject;  // "team-a/web-0", or the Workload's "ns/name"
+  std::string policy;
+  std::optional<policy::Outcome> before, after;  // absent: the policy did not answer there
+  std::string node_before, node_after;
+  std::vector<std::string> victims_added, victims_removed;  // "Pod/ns/name"
+  std::string why;  // the head decision's summary (base's when head has none)
+  // Changed configuration objects this decision reads: the PriorityClass of the preemptor or
+  // of a victim, and the objects of the policy's own family (queues, quotas, settings).
+  std::vector<const ConfigChange*> causes;
+};
+
+struct LintChange {
+  std::string rule, level, object, message;
+  SourceLoc loc;
+};
+
+struct Diff {
+  std::size_t subjects = 0;  // preemptors compared (either side)
+  std::vector<DecisionChange> decisions;
+  std::vector<ConfigChange> config;
+  std::vector<LintChange> new_findings;
+  std::vector<std::string> notes;  // what the reader needs to read the answer right
+
+  std::size_t outcome_changes() const;
+  std::size_t victims_added() const;
+  std::size_t victims_removed() const;
+};
+
+// Fills diff.decisions: base and head explanations matched by preemptor name and policy, in
+// head's order (then what only base had). diff.config must be filled first (causes point
+// into it).
+void compare_decisions(const model::Snapshot& base_snap, const std::vector<Explanation>& base,
+                       const model::Snapshot& head_snap, const std::vector<Explanation>& head,
+                       Diff& diff);
+
+enum class DiffFormat : std::uint8_t { text, json, yaml, markdown, github };
+std::optional<DiffFormat> parse_diff_format(std::string_view name);
+
+// "3 of 12 preemptors change: 1 outcome, 5 victims added, ...".
+std::string diff_summary(const Diff& diff);
+void render_diff(DiffFormat format, const Diff& diff, std::ostream& out);
+
+}  // namespace kpreempt::render

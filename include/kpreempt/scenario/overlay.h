@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: Apache-2.0
+// Two versions of a configuration (PriorityClasses, queues, quotas, scheduler settings) laid
+// over one cluster, for `kpreempt diff`: what each version holds, and the cluster as it would
+// be with each.
+#pragma once
+
+#include "kpreempt/diag.h"
+#include "kpreempt/model/snapshot.h"
+
+#include <optional>
+#include <string>
+#include <unordered_set>
+#include <vector>
+
+namespace kpreempt::scenario {
+
+// One configuration input: a file or folder on disk, or one file's text read from git.
+struct ConfigInput {
+  std::string path;                 // how messages name it ("origin/main:config/pc.yaml")
+  std::optional<std::string> text;  // set when read from git
+};
+
+// What one version holds, read on its own: its objects (keys "group/Kind/namespace/name",
+// sorted, each with its identity and place) and the snapshot they make (for lint).
+struct ConfigVersion {
+  std::vector<model::SnapshotBuilder::SeenEntry> objects;
+  model::Snapshot snapshot;
+  std::unordered_set<std::string> keys() const;
+};
+
+// Reads a version's inputs; problems go to `diags`.
+ConfigVersion read_config(const std::vector<ConfigInput>& inputs, bool recursive,
+                          std::vector<Diagnostic>& diags);
+
+// The inputs `paths` name at git revision `ref` (`git show REF:PATH`; a folder gives each
+// .yaml, .yml and .json file under it), run in the current folder's repository. Problems
+// (no git, an unknown revision or path) go to `diags`.
+std::vector<ConfigInput> config_from_git(const std::string& ref,
+                                         const std::vector<std::string>& paths,
+                                         std::vector<Diagnostic>& diags);
+
+// Loads `inputs` into `out` (load_path for files, load_buffer for git text).
+void load_config(const std::vector<ConfigInput>& inputs, bool recursive,
+                 model::SnapshotBuilder& out, std::vector<Diagnostic>& diags);
+
+// "PriorityClass/high", "ClusterQueue/team-a", "Pod/ns/name" from a key of ConfigVersion.
+std::string object_of_key(const std::string& key);
+
+}  // namespace kpreempt::scenario
