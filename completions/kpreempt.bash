@@ -47,7 +47,7 @@ _kpreempt_values() {
         --color) echo "auto always never" ;;
         --fail-on)
             case $1 in
-                diff) echo "any outcome victims lint none" ;;
+                diff) echo "any outcome victims edges lint none" ;;
                 *) echo "error warning info never" ;;
             esac ;;
         --now) date -u +%Y-%m-%dT%H:%M:%SZ ;;

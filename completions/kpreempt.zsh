@@ -123,7 +123,7 @@ _kpreempt_diff() {
     '*--set=[policy argument KEY=VALUE]:KEY=VALUE:' \
     '*--upstream=[upstream release line POLICY=VERSION]:POLICY=VERSION:_kpreempt_upstream' \
     '(-o --output)'{-o+,--output=}'[output format]:format:(text json yaml markdown github)' \
-    '--fail-on=[changes that fail the run]:changes:(any outcome victims lint none)' \
+    '--fail-on=[changes that fail the run]:changes:(any outcome victims edges lint none)' \
     '*:head configuration:_files'
 }
 

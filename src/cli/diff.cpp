@@ -156,7 +156,7 @@ bool fails(const DiffOptions& o, const render::Diff& d) {
     return std::find(o.fail_on.begin(), o.fail_on.end(), what) != o.fail_on.end() ||
            std::find(o.fail_on.begin(), o.fail_on.end(), "any") != o.fail_on.end();
   };
-  return (named("outcome") && d.outcome_changes() > 0) ||
+  return (named("outcome") && d.outcome_changes() > 0) || (named("edges") && !d.edges.empty()) ||
          (named("victims") && (d.victims_added() > 0 || d.victims_removed() > 0)) ||
          (named("lint") && !d.new_findings.empty());
 }
@@ -167,9 +167,10 @@ int run_diff(DiffOptions& o, const Streams& io) {
     throw UsageError("-o must be text, json, yaml, markdown or github");
   }
   for (const std::string& f : o.fail_on) {
-    if (f != "any" && f != "none" && f != "outcome" && f != "victims" && f != "lint") {
+    if (f != "any" && f != "none" && f != "outcome" && f != "victims" && f != "edges" &&
+        f != "lint") {
       throw UsageError(
-          fmt::format("--fail-on: unknown \"{}\" (any, none, outcome, victims, lint)", f));
+          fmt::format("--fail-on: unknown \"{}\" (any, none, outcome, victims, edges, lint)", f));
     }
   }
   if (o.base_ref.empty() == o.base.empty()) {
@@ -212,6 +213,7 @@ int run_diff(DiffOptions& o, const Streams& io) {
   }
   render::compare_decisions(before->loaded->snapshot, before->batch.explanations,
                             after->loaded->snapshot, after->batch.explanations, diff);
+  render::compare_edges(before->loaded->snapshot, after->loaded->snapshot, diff);
   diff.new_findings =
       new_findings(lint_version(base_in, recursive), lint_version(head_in, recursive));
   render::render_diff(*format, diff, io.out);
@@ -251,7 +253,7 @@ void add_diff(CLI::App& app, const Streams& io, int& exit_code) {
   cmd->add_option("-o,--output", o->explain.output, "text, json, yaml, markdown or github")
       ->capture_default_str();
   cmd->add_option("--fail-on", o->fail_on,
-                  "exit 1 on these changes: outcome, victims, lint, any (default) or none")
+                  "exit 1 on these changes: outcome, victims, edges, lint, any (default) or none")
       ->delimiter(',');
   cmd->callback([o, &io, &exit_code] { exit_code = run_diff(*o, io); });
 }

@@ -4,6 +4,8 @@
 
 #include "render/structured.h"
 
+#include "kpreempt/policy/classes.h"
+
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
@@ -118,6 +120,49 @@ std::optional<DecisionChange> change_of(const std::string& subject, const std::s
   return c;
 }
 
+std::string cell_word(const policy::ClassCell& c) {
+  switch (c.verdict) {
+    case policy::ClassVerdict::yes:
+      return "yes";
+    case policy::ClassVerdict::no:
+      return "no";
+    case policy::ClassVerdict::after:
+      return fmt::format("after {}s", c.seconds);
+    case policy::ClassVerdict::never:
+      return "never";
+    case policy::ClassVerdict::last:
+      break;
+  }
+  return "last";
+}
+
+std::map<std::string, policy::ClassView> class_views(const model::Snapshot& snap) {
+  std::map<std::string, policy::ClassView> out;
+  for (const model::PriorityClass& pc : snap.priority_classes()) {
+    out.emplace(pc.name, policy::class_view(pc));
+  }
+  return out;
+}
+
+std::vector<policy::ClassView> values_of(const std::map<std::string, policy::ClassView>& m) {
+  std::vector<policy::ClassView> out;
+  for (const auto& [name, v] : m) {
+    out.push_back(v);
+  }
+  return out;
+}
+
+std::string cell_in(const policy::ClassRules& rules,
+                    const std::map<std::string, policy::ClassView>& classes,
+                    const std::string& preemptor, const std::string& victim) {
+  auto p = classes.find(preemptor);
+  auto v = classes.find(victim);
+  if (p == classes.end() || v == classes.end()) {
+    return "-";
+  }
+  return cell_word(rules.cell(p->second, v->second));
+}
+
 std::string where(const SourceLoc& loc) {
   return loc.line == 0 ? loc.file : fmt::format("{}:{}", loc.file, loc.line);
 }
@@ -167,6 +212,14 @@ Json diff_json(const Diff& diff) {
     j.update(loc_json(cc.loc));
     config.push_back(std::move(j));
   }
+  Json edges = Json::array();
+  for (const EdgeChange& e : diff.edges) {
+    edges.push_back({{"policy", e.policy},
+                     {"preemptor", e.preemptor},
+                     {"victim", e.victim},
+                     {"base", e.before},
+                     {"head", e.after}});
+  }
   Json findings = Json::array();
   for (const LintChange& f : diff.new_findings) {
     Json j = {{"rule", f.rule}, {"level", f.level}, {"object", f.object}, {"message", f.message}};
@@ -181,10 +234,12 @@ Json diff_json(const Diff& diff) {
             {"outcomeChanges", diff.outcome_changes()},
             {"victimsAdded", diff.victims_added()},
             {"victimsRemoved", diff.victims_removed()},
+            {"edgeChanges", diff.edges.size()},
             {"configChanges", diff.config.size()},
             {"newFindings", diff.new_findings.size()}}},
           {"notes", diff.notes},
           {"decisions", std::move(decisions)},
+          {"edges", std::move(edges)},
           {"configChanges", std::move(config)},
           {"newFindings", std::move(findings)}};
 }
@@ -206,6 +261,13 @@ void render_text(const Diff& diff, std::ostream& out) {
     out << fmt::format("  why              {}\n", c.why);
     for (const ConfigChange* cc : c.causes) {
       out << fmt::format("  changed          {} ({})\n", cc->object, where(cc->loc));
+    }
+  }
+  if (!diff.edges.empty()) {
+    out << "\nwho may preempt whom (PREEMPTOR -> VICTIM: BASE -> HEAD)\n";
+    for (const EdgeChange& e : diff.edges) {
+      out << fmt::format("  {:<11} {} -> {}: {} -> {}\n", e.policy, e.preemptor, e.victim, e.before,
+                         e.after);
     }
   }
   if (!diff.config.empty()) {
@@ -251,6 +313,14 @@ void render_markdown(const Diff& diff, std::ostream& out) {
       out << fmt::format("| {} | {} | {} | {} | {} | {} | {} |\n", code(c.subject), c.policy,
                          outcome_text(c.before, c.node_before), outcome_text(c.after, c.node_after),
                          fmt::join(added, " "), fmt::join(removed, " "), fmt::join(causes, "<br>"));
+    }
+  }
+  if (!diff.edges.empty()) {
+    out << "\n**Who may preempt whom**\n\n| policy | preemptor | victim | base | head |\n"
+           "|---|---|---|---|---|\n";
+    for (const EdgeChange& e : diff.edges) {
+      out << fmt::format("| {} | {} | {} | {} | {} |\n", e.policy, code(e.preemptor),
+                         code(e.victim), e.before, e.after);
     }
   }
   if (!diff.new_findings.empty()) {
@@ -429,6 +499,37 @@ void compare_decisions(const model::Snapshot& base_snap, const std::vector<Expla
   diff.subjects = subjects.size();
 }
 
+void compare_edges(const model::Snapshot& base_snap, const model::Snapshot& head_snap, Diff& diff) {
+  const auto base = class_views(base_snap);
+  const auto head = class_views(head_snap);
+  std::set<std::string> names;
+  for (const auto* m : {&base, &head}) {
+    for (const auto& [name, v] : *m) {
+      names.insert(name);
+    }
+  }
+  const std::vector<policy::ClassView> base_list = values_of(base);
+  const std::vector<policy::ClassView> head_list = values_of(head);
+  for (const policy::Entry& e : policy::all()) {
+    const policy::ClassRules& rules = *e.classes;
+    if (rules.cell == nullptr || rules.shown == nullptr ||
+        (!rules.shown(base_list) && !rules.shown(head_list))) {
+      continue;
+    }
+    for (const std::string& p : names) {
+      for (const std::string& v : names) {
+        std::string before = cell_in(rules, base, p, v);
+        std::string after = cell_in(rules, head, p, v);
+        // A class new or gone on one side shows only where it may preempt or be preempted.
+        const bool unseen = (before == "-" || before == "no") && (after == "-" || after == "no");
+        if (before != after && !unseen) {
+          diff.edges.push_back({std::string(e.name), p, v, std::move(before), std::move(after)});
+        }
+      }
+    }
+  }
+}
+
 std::optional<DiffFormat> parse_diff_format(std::string_view name) {
   static constexpr std::pair<std::string_view, DiffFormat> k_formats[] = {
       {"text", DiffFormat::text},
@@ -445,23 +546,25 @@ std::optional<DiffFormat> parse_diff_format(std::string_view name) {
 }
 
 std::string diff_summary(const Diff& diff) {
-  std::string config = diff.config.empty() ? "no configuration object changed"
-                                           : plural(diff.config.size(), "configuration object",
-                                                    "configuration "
-                                                    "objects") +
-                                                 " changed";
-  std::string lint =
-      diff.new_findings.empty()
-          ? ""
-          : ", " + plural(diff.new_findings.size(), "new lint finding", "new lint findings");
+  std::string config = diff.config.empty()
+                           ? "no configuration object changed"
+                           : plural(diff.config.size(), "configuration object changed",
+                                    "configuration objects changed");
+  std::string more;
+  if (!diff.edges.empty()) {
+    more += ", " + plural(diff.edges.size(), "preemption edge changed", "preemption edges changed");
+  }
+  if (!diff.new_findings.empty()) {
+    more += ", " + plural(diff.new_findings.size(), "new lint finding", "new lint findings");
+  }
   if (diff.decisions.empty()) {
-    return fmt::format("no change to preemption for {}; {}{}",
-                       plural(diff.subjects, "preemptor", "preemptors"), config, lint);
+    return fmt::format("no decision changes for {}; {}{}",
+                       plural(diff.subjects, "preemptor", "preemptors"), config, more);
   }
   return fmt::format("{} among {} (outcome or node {}, victims added {}, removed {}); {}{}",
                      plural(diff.decisions.size(), "decision changes", "decisions change"),
                      plural(diff.subjects, "preemptor", "preemptors"), diff.outcome_changes(),
-                     diff.victims_added(), diff.victims_removed(), config, lint);
+                     diff.victims_added(), diff.victims_removed(), config, more);
 }
 
 void render_diff(DiffFormat format, const Diff& diff, std::ostream& out) {

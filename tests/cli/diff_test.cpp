@@ -37,7 +37,11 @@ TEST_CASE("diff: a PriorityClass value change lets a what-if Job preempt", "[dif
   CHECK(r.code == 1);
   CHECK(occurrences(r.out,
                     "1 decision changes among 1 preemptor (outcome or node 1, victims "
-                    "added 1, removed 0); 1 configuration object changed") == 1);
+                    "added 1, removed 0); 1 configuration object changed, 2 preemption "
+                    "edges changed\n") == 1);
+  // The matrix cells that flipped: training now above batch.
+  CHECK(occurrences(r.out, "  default     training -> batch: no -> yes\n") == 1);
+  CHECK(occurrences(r.out, "  default     batch -> training: yes -> no\n") == 1);
   CHECK(occurrences(r.out, "ml/train-0  default  unschedulable -> preempt on gpu-b") == 1);
   CHECK(occurrences(r.out, "  victims added    Pod/ml/batch-0\n") == 1);
   CHECK(occurrences(r.out,
@@ -81,6 +85,9 @@ TEST_CASE("diff: a shorter toleration-seconds ends a victim's protection", "[dif
   CHECK(r.code == 1);
   CHECK(occurrences(r.out, "prod/serve-0  toleration  unschedulable -> preempt on gpu-1") == 1);
   CHECK(occurrences(r.out, "victims added    Pod/ml/training-0") == 1);
+  CHECK(occurrences(r.out,
+                    "  toleration  high -> low-non-preempted-10min: after 600s -> after "
+                    "120s\n") == 1);
   // Only an annotation changed, not the value: no note about values.
   CHECK(occurrences(r.out, "note:") == 0);
 }
@@ -90,7 +97,7 @@ TEST_CASE("diff: a change with no effect on preemption exits 0 and lists the cha
   INFO(r.out);
   CHECK(r.code == 0);
   CHECK(occurrences(r.out,
-                    "no change to preemption for 1 preemptor; 1 configuration object "
+                    "no decision changes for 1 preemptor; 1 configuration object "
                     "changed\n") == 1);
   CHECK(occurrences(r.out,
                     "  changed  PriorityClass/training  "
@@ -102,6 +109,8 @@ TEST_CASE("diff: --fail-on chooses which changes fail, new lint findings among t
   CHECK(diff("priority-class", k_pc_now, std::string(k_job) + " --fail-on lint").code == 0);
   CHECK(diff("priority-class", k_pc_now, std::string(k_job) + " --fail-on victims").code == 1);
   CHECK(diff("priority-class", k_pc_now, std::string(k_job) + " --fail-on none").code == 0);
+  CHECK(diff("priority-class", k_pc_now, std::string(k_job) + " --fail-on edges").code == 1);
+  CHECK(diff("kueue-quota", k_pc_now, "--fail-on edges").code == 0);
   Run r = diff("priority-class", k_pc_now, std::string(k_job) + " --fail-on lint", "head-lint");
   INFO(r.out);
   CHECK(r.code == 1);

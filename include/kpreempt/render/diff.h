@@ -43,6 +43,12 @@ struct DecisionChange {
   std::vector<const ConfigChange*> causes;
 };
 
+// A pair of PriorityClasses whose matrix cell differs under one policy: "no" -> "yes",
+// "after 600s" -> "after 120s"; "-" where a class is not in that version.
+struct EdgeChange {
+  std::string policy, preemptor, victim, before, after;
+};
+
 struct LintChange {
   std::string rule, level, object, message;
   SourceLoc loc;
@@ -52,6 +58,7 @@ struct Diff {
   std::size_t subjects = 0;  // preemptors compared (either side)
   std::vector<DecisionChange> decisions;
   std::vector<ConfigChange> config;
+  std::vector<EdgeChange> edges;
   std::vector<LintChange> new_findings;
   std::vector<std::string> notes;  // what the reader needs to read the answer right
 
@@ -66,6 +73,10 @@ struct Diff {
 void compare_decisions(const model::Snapshot& base_snap, const std::vector<Explanation>& base,
                        const model::Snapshot& head_snap, const std::vector<Explanation>& head,
                        Diff& diff);
+
+// Fills diff.edges: the `kpreempt matrix` cells of every policy that judges by class, over
+// the classes of base and of head, where they differ.
+void compare_edges(const model::Snapshot& base_snap, const model::Snapshot& head_snap, Diff& diff);
 
 enum class DiffFormat : std::uint8_t { text, json, yaml, markdown, github };
 std::optional<DiffFormat> parse_diff_format(std::string_view name);
