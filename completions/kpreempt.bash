@@ -47,7 +47,7 @@ _kpreempt_values() {
         --color) echo "auto always never" ;;
         --fail-on)
             case $1 in
-                diff) echo "any outcome victims edges lint none" ;;
+                diff) echo "any outcome victims new-victims edges lint none" ;;
                 *) echo "error warning info never" ;;
             esac ;;
         --now) date -u +%Y-%m-%dT%H:%M:%SZ ;;
@@ -57,7 +57,7 @@ _kpreempt_values() {
                 lint) echo "text json sarif github junit" ;;
                 check) echo "text json junit" ;;
                 matrix) echo "text json markdown" ;;
-                diff) echo "text json yaml markdown github" ;;
+                diff) echo "text json yaml markdown github sarif" ;;
                 snapshot) echo "@file" ;;
             esac ;;
     esac

@@ -126,8 +126,8 @@ complete -c kpreempt -n $diff -l policy -x -k -a '(__kpreempt_policies)' -d 'pol
 complete -c kpreempt -n $diff -l now -x -a '(date -u +%Y-%m-%dT%H:%M:%SZ)' -d 'evaluation time, RFC 3339'
 complete -c kpreempt -n $diff -l set -x -d 'policy argument KEY=VALUE'
 complete -c kpreempt -n $diff -l upstream -x -k -a '(__kpreempt_upstream)' -d 'upstream release line POLICY=VERSION'
-complete -c kpreempt -n $diff -s o -l output -x -a 'text json yaml markdown github' -d 'output format'
-complete -c kpreempt -n $diff -l fail-on -x -a 'any outcome victims edges lint none' -d 'changes that fail the run'
+complete -c kpreempt -n $diff -s o -l output -x -a 'text json yaml markdown github sarif' -d 'output format'
+complete -c kpreempt -n $diff -l fail-on -x -a 'any outcome victims new-victims edges lint none' -d 'changes that fail the run'
 
 # snapshot
 complete -c kpreempt -n '__fish_seen_subcommand_from snapshot' -s o -l output -r -F -d 'snapshot file to write'

@@ -122,8 +122,8 @@ _kpreempt_diff() {
     '--now=[evaluation time, RFC 3339]:time:' \
     '*--set=[policy argument KEY=VALUE]:KEY=VALUE:' \
     '*--upstream=[upstream release line POLICY=VERSION]:POLICY=VERSION:_kpreempt_upstream' \
-    '(-o --output)'{-o+,--output=}'[output format]:format:(text json yaml markdown github)' \
-    '--fail-on=[changes that fail the run]:changes:(any outcome victims edges lint none)' \
+    '(-o --output)'{-o+,--output=}'[output format]:format:(text json yaml markdown github sarif)' \
+    '--fail-on=[changes that fail the run]:changes:(any outcome victims new-victims edges lint none)' \
     '*:head configuration:_files'
 }
 

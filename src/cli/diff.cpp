@@ -157,6 +157,7 @@ bool fails(const DiffOptions& o, const render::Diff& d) {
            std::find(o.fail_on.begin(), o.fail_on.end(), "any") != o.fail_on.end();
   };
   return (named("outcome") && d.outcome_changes() > 0) || (named("edges") && !d.edges.empty()) ||
+         (named("new-victims") && d.victims_added() > 0) ||
          (named("victims") && (d.victims_added() > 0 || d.victims_removed() > 0)) ||
          (named("lint") && !d.new_findings.empty());
 }
@@ -164,13 +165,13 @@ bool fails(const DiffOptions& o, const render::Diff& d) {
 int run_diff(DiffOptions& o, const Streams& io) {
   const auto format = render::parse_diff_format(o.explain.output);
   if (!format) {
-    throw UsageError("-o must be text, json, yaml, markdown or github");
+    throw UsageError("-o must be text, json, yaml, markdown, github or sarif");
   }
   for (const std::string& f : o.fail_on) {
-    if (f != "any" && f != "none" && f != "outcome" && f != "victims" && f != "edges" &&
-        f != "lint") {
-      throw UsageError(
-          fmt::format("--fail-on: unknown \"{}\" (any, none, outcome, victims, edges, lint)", f));
+    if (f != "any" && f != "none" && f != "outcome" && f != "victims" && f != "new-victims" &&
+        f != "edges" && f != "lint") {
+      throw UsageError(fmt::format(
+          "--fail-on: unknown \"{}\" (any, none, outcome, victims, new-victims, edges, lint)", f));
     }
   }
   if (o.base_ref.empty() == o.base.empty()) {
@@ -250,10 +251,11 @@ void add_diff(CLI::App& app, const Streams& io, int& exit_code) {
   cmd->add_option("--now", o->explain.now, "the time to decide at (RFC 3339; default: now)");
   cmd->add_option("--set", o->explain.sets, "policy argument KEY=VALUE (repeatable)");
   add_upstream_option(*cmd, o->explain.upstream);
-  cmd->add_option("-o,--output", o->explain.output, "text, json, yaml, markdown or github")
+  cmd->add_option("-o,--output", o->explain.output, "text, json, yaml, markdown, github or sarif")
       ->capture_default_str();
   cmd->add_option("--fail-on", o->fail_on,
-                  "exit 1 on these changes: outcome, victims, edges, lint, any (default) or none")
+                  "exit 1 on these changes: outcome, victims, new-victims, edges, lint, any "
+                  "(default) or none")
       ->delimiter(',');
   cmd->callback([o, &io, &exit_code] { exit_code = run_diff(*o, io); });
 }

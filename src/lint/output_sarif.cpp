@@ -3,43 +3,17 @@
 // one result per finding with a repository-relative artifact URI.
 #include "lint/output.h"
 
+#include "kpreempt/render/sarif.h"
+
 #include <nlohmann/json.hpp>
 
-#include <filesystem>
 #include <ostream>
 
 namespace kpreempt::lint {
 namespace {
 
-constexpr const char* k_schema = "https://json.schemastore.org/sarif-2.1.0.json";
-
 std::string sarif_level(Level l) {
   return l == Level::error ? "error" : l == Level::warning ? "warning" : "note";
-}
-
-// Code scanning resolves URIs against the checkout: paths relative to the working directory,
-// with '/' separators and RFC 3986 escaping.
-std::string relative_uri(const std::string& file) {
-  namespace fs = std::filesystem;
-  if (file == "<stdin>") {
-    return "stdin";
-  }
-  std::error_code ec;
-  fs::path p = fs::proximate(fs::path(file), ec);
-  std::string s = (ec ? fs::path(file) : p).generic_string();
-  std::string out;
-  for (unsigned char c : s) {
-    if (std::isalnum(c) ||
-        std::string_view("-._~/").find(static_cast<char>(c)) != std::string_view::npos) {
-      out += static_cast<char>(c);
-    } else {
-      static constexpr char k_hex[] = "0123456789ABCDEF";
-      out += '%';
-      out += k_hex[c >> 4];
-      out += k_hex[c & 15];
-    }
-  }
-  return out;
 }
 
 nlohmann::ordered_json descriptor(const Rule& r) {
@@ -53,7 +27,8 @@ nlohmann::ordered_json descriptor(const Rule& r) {
 }
 
 nlohmann::ordered_json result(const Finding& f, std::size_t index) {
-  nlohmann::ordered_json physical = {{"artifactLocation", {{"uri", relative_uri(f.loc.file)}}}};
+  nlohmann::ordered_json physical = {
+      {"artifactLocation", {{"uri", render::sarif_uri(f.loc.file)}}}};
   if (f.loc.line > 0) {
     physical["region"] = {{"startLine", f.loc.line},
                           {"startColumn", std::max<std::uint32_t>(f.loc.column, 1)}};
@@ -72,7 +47,8 @@ nlohmann::ordered_json result(const Finding& f, std::size_t index) {
 nlohmann::ordered_json invocation(const Result& r) {
   nlohmann::ordered_json notes = nlohmann::ordered_json::array();
   for (const Diagnostic& d : r.summary.unreadable) {
-    nlohmann::ordered_json physical = {{"artifactLocation", {{"uri", relative_uri(d.loc.file)}}}};
+    nlohmann::ordered_json physical = {
+        {"artifactLocation", {{"uri", render::sarif_uri(d.loc.file)}}}};
     if (d.loc.line > 0) {
       physical["region"] = {{"startLine", d.loc.line},
                             {"startColumn", std::max<std::uint32_t>(d.loc.column, 1)}};
@@ -122,7 +98,8 @@ void write_sarif(const Result& r, std::ostream& out) {
                                 {"columnKind", "unicodeCodePoints"},
                                 {"results", results},
                                 {"properties", counts(r)}};
-  nlohmann::ordered_json doc = {{"$schema", k_schema}, {"version", "2.1.0"}, {"runs", {run}}};
+  nlohmann::ordered_json doc = {
+      {"$schema", render::k_sarif_schema}, {"version", "2.1.0"}, {"runs", {run}}};
   // A file name that is not UTF-8 is shown with U+FFFD rather than failing the run.
   out << doc.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << '\n';
 }

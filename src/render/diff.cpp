@@ -5,6 +5,7 @@
 #include "render/structured.h"
 
 #include "kpreempt/policy/classes.h"
+#include "kpreempt/render/sarif.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -421,6 +422,72 @@ void render_github(const Diff& diff, std::ostream& out) {
   out << diff_summary(diff) << "\n";
 }
 
+// SARIF for code scanning: a result per changed decision at each configuration object that
+// explains it (or at the first changed object), per changed matrix cell, per new finding.
+Json sarif_location(const SourceLoc& loc) {
+  Json physical = {{"artifactLocation", {{"uri", sarif_uri(loc.file)}}}};
+  if (loc.line > 0) {
+    physical["region"] = {{"startLine", loc.line}};
+  }
+  return {{"physicalLocation", std::move(physical)}};
+}
+
+Json sarif_result(std::string_view rule, std::string_view level, const std::string& message,
+                  const std::vector<SourceLoc>& locs) {
+  Json locations = Json::array();
+  for (const SourceLoc& loc : locs) {
+    if (!loc.file.empty()) {
+      locations.push_back(sarif_location(loc));
+    }
+  }
+  return {{"ruleId", rule},
+          {"level", level},
+          {"message", {{"text", message}}},
+          {"locations", std::move(locations)}};
+}
+
+void render_sarif(const Diff& diff, std::ostream& out) {
+  const SourceLoc fallback = diff.config.empty() ? SourceLoc{} : diff.config.front().loc;
+  Json results = Json::array();
+  for (const DecisionChange& c : diff.decisions) {
+    std::vector<SourceLoc> locs;
+    for (const ConfigChange* cc : c.causes) {
+      locs.push_back(cc->loc);
+    }
+    if (locs.empty()) {
+      locs.push_back(fallback);
+    }
+    results.push_back(sarif_result(
+        "preemption-decision", "warning",
+        fmt::format("{} under {}: {} -> {}; victims added: [{}]; victims removed: [{}]", c.subject,
+                    c.policy, outcome_text(c.before, c.node_before),
+                    outcome_text(c.after, c.node_after), fmt::join(c.victims_added, ", "),
+                    fmt::join(c.victims_removed, ", ")),
+        locs));
+  }
+  for (const EdgeChange& e : diff.edges) {
+    results.push_back(sarif_result(
+        "preemption-edge", "note",
+        fmt::format("{}: {} -> {}: {} -> {}", e.policy, e.preemptor, e.victim, e.before, e.after),
+        {fallback}));
+  }
+  for (const LintChange& f : diff.new_findings) {
+    results.push_back(sarif_result(f.rule, f.level == "info" ? "note" : f.level,
+                                   f.object + ": " + f.message, {f.loc}));
+  }
+  Json rules = Json::array();
+  rules.push_back({{"id", "preemption-decision"},
+                   {"shortDescription", {{"text", "A pending preemptor's decision changes"}}}});
+  rules.push_back({{"id", "preemption-edge"},
+                   {"shortDescription", {{"text", "Who may preempt whom changes"}}}});
+  Json driver = {{"name", "kpreempt diff"}, {"rules", std::move(rules)}};
+  Json run = {{"tool", {{"driver", std::move(driver)}}},
+              {"results", std::move(results)},
+              {"properties", {{"summary", diff_summary(diff)}}}};
+  Json doc = {{"$schema", k_sarif_schema}, {"version", "2.1.0"}, {"runs", Json::array({run})}};
+  out << doc.dump(2, ' ', false, Json::error_handler_t::replace) << '\n';
+}
+
 std::string plural(std::size_t n, std::string_view one, std::string_view many) {
   return fmt::format("{} {}", n, n == 1 ? one : many);
 }
@@ -532,11 +599,9 @@ void compare_edges(const model::Snapshot& base_snap, const model::Snapshot& head
 
 std::optional<DiffFormat> parse_diff_format(std::string_view name) {
   static constexpr std::pair<std::string_view, DiffFormat> k_formats[] = {
-      {"text", DiffFormat::text},
-      {"json", DiffFormat::json},
-      {"yaml", DiffFormat::yaml},
-      {"markdown", DiffFormat::markdown},
-      {"github", DiffFormat::github}};
+      {"text", DiffFormat::text},     {"json", DiffFormat::json},
+      {"yaml", DiffFormat::yaml},     {"markdown", DiffFormat::markdown},
+      {"github", DiffFormat::github}, {"sarif", DiffFormat::sarif}};
   for (const auto& [n, f] : k_formats) {
     if (n == name) {
       return f;
@@ -580,6 +645,9 @@ void render_diff(DiffFormat format, const Diff& diff, std::ostream& out) {
       break;
     case DiffFormat::markdown:
       render_markdown(diff, out);
+      break;
+    case DiffFormat::sarif:
+      render_sarif(diff, out);
       break;
     case DiffFormat::github:
       render_github(diff, out);

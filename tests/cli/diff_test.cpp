@@ -111,6 +111,9 @@ TEST_CASE("diff: --fail-on chooses which changes fail, new lint findings among t
   CHECK(diff("priority-class", k_pc_now, std::string(k_job) + " --fail-on none").code == 0);
   CHECK(diff("priority-class", k_pc_now, std::string(k_job) + " --fail-on edges").code == 1);
   CHECK(diff("kueue-quota", k_pc_now, "--fail-on edges").code == 0);
+  // Victims added fail new-victims; a change that only saves victims does not.
+  CHECK(diff("priority-class", k_pc_now, std::string(k_job) + " --fail-on new-victims").code == 1);
+  CHECK(diff("yunikorn-guarantee", "2026-01-01T00:10:00Z", "--fail-on new-victims").code == 0);
   Run r = diff("priority-class", k_pc_now, std::string(k_job) + " --fail-on lint", "head-lint");
   INFO(r.out);
   CHECK(r.code == 1);
@@ -130,6 +133,10 @@ TEST_CASE("diff: json, markdown and github outputs", "[diff]") {
   CHECK(occurrences(m.out, "### kpreempt diff") == 1);
   CHECK(occurrences(m.out,
                     "| `Workload team-a/job-train-small-4c5d6` | kueue | fits | preempt |") == 1);
+  Run s = diff("kueue-quota", k_pc_now, "-o sarif");
+  CHECK(occurrences(s.out, "\"version\": \"2.1.0\"") == 1);
+  CHECK(occurrences(s.out, "\"ruleId\": \"preemption-decision\"") == 2);
+  CHECK(occurrences(s.out, "\"uri\": \"testdata/diff/kueue-quota/head/cluster-queues.yaml\"") == 2);
   Run g = diff("kueue-quota", k_pc_now, "-o github");
   CHECK(occurrences(g.out,
                     "::warning file=testdata/diff/kueue-quota/head/cluster-queues.yaml,"

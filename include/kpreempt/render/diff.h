@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // `kpreempt diff`: what a configuration change does to preemption, as data and in each
-// output format (text, json, yaml, markdown, github).
+// output format (text, json, yaml, markdown, github, sarif).
 #pragma once
 
 #include "kpreempt/diag.h"
@@ -78,7 +78,7 @@ void compare_decisions(const model::Snapshot& base_snap, const std::vector<Expla
 // the classes of base and of head, where they differ.
 void compare_edges(const model::Snapshot& base_snap, const model::Snapshot& head_snap, Diff& diff);
 
-enum class DiffFormat : std::uint8_t { text, json, yaml, markdown, github };
+enum class DiffFormat : std::uint8_t { text, json, yaml, markdown, github, sarif };
 std::optional<DiffFormat> parse_diff_format(std::string_view name);
 
 // "3 of 12 preemptors change: 1 outcome, 5 victims added, ...".
