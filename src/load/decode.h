@@ -34,6 +34,7 @@ struct DecodeContext {
   bool whole_stream_only = false;
   std::size_t objects = 0;                                        // objects read, each counted once
   const std::unordered_set<std::string>* skip_objects = nullptr;  // LoadOptions::skip_objects
+  bool content_identity = false;                                  // LoadOptions::content_identity
 
   void warn(const Field& at, const std::string& message) const;
 };

@@ -99,6 +99,7 @@ void load_path(const std::string& path, const LoadOptions& opts, model::Snapshot
                std::vector<Diagnostic>& diags, std::vector<model::ObjectRef>* pods) {
   DecodeContext ctx{out, diags, pods, opts.derive_pods, opts.progress};
   ctx.skip_objects = opts.skip_objects;
+  ctx.content_identity = opts.content_identity;
   std::error_code ec;
   if (path != "-" && fs::is_directory(path, ec)) {
     FolderWalk::run(path, opts.recursive, ctx.diags,
@@ -118,6 +119,7 @@ void load_buffer(std::string_view data, const std::string& name, const LoadOptio
                  model::SnapshotBuilder& out, std::vector<Diagnostic>& diags) {
   DecodeContext ctx{out, diags, nullptr, opts.derive_pods, opts.progress};
   ctx.skip_objects = opts.skip_objects;
+  ctx.content_identity = opts.content_identity;
   read_buffer(data, name, ctx);
 }
 

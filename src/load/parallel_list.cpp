@@ -267,6 +267,7 @@ void read_part(int fd, const std::string& path, Format format, const DecodeConte
     DecodeContext ctx{p.out, p.diags, parent.pods != nullptr ? &p.pods : nullptr,
                       parent.derive_pods, parent.progress};
     ctx.skip_objects = parent.skip_objects;
+    ctx.content_identity = parent.content_identity;
     read_stream(checked, ctx);
     // The stream's end was handed over after the last byte was read, so these are final.
     p.ok = checked.ended() && reader.file_done() && !ctx.whole_stream_only;

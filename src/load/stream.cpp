@@ -312,7 +312,7 @@ void StreamReader::decode_checked(Field root, Object& obj) {
 }
 
 bool StreamReader::first_copy(const std::string& key, const Field& root, const Object& obj) {
-  const std::string uid = root["metadata"]["uid"].str();
+  const std::string uid = m_ctx.content_identity ? "" : root["metadata"]["uid"].str();
   const std::string identity = uid.empty() ? "content " + content_digest(m_tree) : "uid " + uid;
   SourceLoc first;
   switch (m_ctx.out.see(key, identity, root.loc(), first)) {

@@ -42,7 +42,7 @@ void load_plain(const InputSpec& in, const load::LoadOptions& opts, LoadedInputs
   for (const auto& path : in.files) {
     load::load_path(path, cluster_opts, builder, diags);
   }
-  load_config(in.overlay, in.recursive, builder, diags);
+  load_config(in.overlay, in.recursive, false, builder, diags);
   for (const auto& path : in.pod_files) {
     load::load_path(path, pod_file_opts(opts), builder, diags, &loaded.what_if_pods);
   }

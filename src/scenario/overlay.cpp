@@ -94,9 +94,10 @@ std::unordered_set<std::string> ConfigVersion::keys() const {
   return out;
 }
 
-void load_config(const std::vector<ConfigInput>& inputs, bool recursive,
+void load_config(const std::vector<ConfigInput>& inputs, bool recursive, bool content_identity,
                  model::SnapshotBuilder& out, std::vector<Diagnostic>& diags) {
   load::LoadOptions opts{recursive};
+  opts.content_identity = content_identity;
   for (const ConfigInput& in : inputs) {
     if (in.text) {
       load::load_buffer(*in.text, in.path, opts, out, diags);
@@ -109,7 +110,7 @@ void load_config(const std::vector<ConfigInput>& inputs, bool recursive,
 ConfigVersion read_config(const std::vector<ConfigInput>& inputs, bool recursive,
                           std::vector<Diagnostic>& diags) {
   model::SnapshotBuilder builder;
-  load_config(inputs, recursive, builder, diags);
+  load_config(inputs, recursive, true, builder, diags);
   ConfigVersion v;
   v.objects = builder.seen_objects();
   std::vector<Diagnostic> build_diags;  // the overlaid load reports them, with the cluster

@@ -30,6 +30,9 @@ struct LoadOptions {
   // Objects ("group/Kind/namespace/name") another input replaces: read past, not decoded
   // (`kpreempt diff` lays a configuration over a cluster this way).
   const std::unordered_set<std::string>* skip_objects = nullptr;
+  // Identify objects by their content even when they carry a uid: two versions of one
+  // configuration object exported from a cluster keep its uid.
+  bool content_identity = false;
 };
 
 // Reads one -f argument: a file, a folder (its *.yaml, *.yml, *.json files in name order,

@@ -39,8 +39,9 @@ std::vector<ConfigInput> config_from_git(const std::string& ref,
                                          const std::vector<std::string>& paths,
                                          std::vector<Diagnostic>& diags);
 
-// Loads `inputs` into `out` (load_path for files, load_buffer for git text).
-void load_config(const std::vector<ConfigInput>& inputs, bool recursive,
+// Loads `inputs` into `out` (load_path for files, load_buffer for git text);
+// `content_identity` as LoadOptions has it.
+void load_config(const std::vector<ConfigInput>& inputs, bool recursive, bool content_identity,
                  model::SnapshotBuilder& out, std::vector<Diagnostic>& diags);
 
 // "PriorityClass/high", "ClusterQueue/team-a", "Pod/ns/name" from a key of ConfigVersion.
