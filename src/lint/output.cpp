@@ -3,6 +3,8 @@
 // stderr), JSON, and GitHub Actions workflow commands. SARIF and JUnit have files of their own.
 #include "lint/output.h"
 
+#include "kpreempt/render/ci_formats.h"
+
 #include <nlohmann/json.hpp>
 
 #include <ostream>
@@ -16,34 +18,6 @@ std::string location(const SourceLoc& l) {
     out += ":" + std::to_string(l.line);
     if (l.column > 0) {
       out += ":" + std::to_string(l.column);
-    }
-  }
-  return out;
-}
-
-// GitHub workflow-command escaping: data escapes %, CR, LF; properties also ':' and ','.
-std::string gh_escape(std::string_view raw, bool property) {
-  const std::string s = printable(raw);
-  std::string out;
-  for (char c : s) {
-    switch (c) {
-      case '%':
-        out += "%25";
-        break;
-      case '\r':
-        out += "%0D";
-        break;
-      case '\n':
-        out += "%0A";
-        break;
-      case ':':
-        out += property ? "%3A" : ":";
-        break;
-      case ',':
-        out += property ? "%2C" : ",";
-        break;
-      default:
-        out += c;
     }
   }
   return out;
@@ -111,18 +85,20 @@ void write_github(const Result& r, std::ostream& out) {
     std::string_view cmd = f.severity == Level::error     ? "error"
                            : f.severity == Level::warning ? "warning"
                                                           : "notice";
-    out << "::" << cmd << " file=" << gh_escape(f.loc.file, true) << ",line=" << f.loc.line
-        << ",col=" << f.loc.column << ",title=" << gh_escape(f.rule, true)
-        << "::" << gh_escape(full_message(f), false) << '\n';
+    out << "::" << cmd << " file=" << render::github_escape(f.loc.file, true)
+        << ",line=" << f.loc.line << ",col=" << f.loc.column
+        << ",title=" << render::github_escape(f.rule, true)
+        << "::" << render::github_escape(full_message(f), false) << '\n';
   }
   // Unreadable inputs are not findings of a rule: a warning annotation on the file, while
   // the exit code (2) fails the step.
   for (const Diagnostic& d : r.summary.unreadable) {
-    out << "::warning file=" << gh_escape(d.loc.file, true) << ",line=" << d.loc.line
-        << ",col=" << d.loc.column << ",title=" << gh_escape("kpreempt: input not linted", true)
-        << "::" << gh_escape(d.message, false) << '\n';
+    out << "::warning file=" << render::github_escape(d.loc.file, true) << ",line=" << d.loc.line
+        << ",col=" << d.loc.column
+        << ",title=" << render::github_escape("kpreempt: input not linted", true)
+        << "::" << render::github_escape(d.message, false) << '\n';
   }
-  out << "::notice title=kpreempt lint::" << gh_escape(summary_line(r), false) << '\n';
+  out << "::notice title=kpreempt lint::" << render::github_escape(summary_line(r), false) << '\n';
 }
 
 }  // namespace

@@ -3,7 +3,7 @@
 // one result per finding with a repository-relative artifact URI.
 #include "lint/output.h"
 
-#include "kpreempt/render/sarif.h"
+#include "kpreempt/render/ci_formats.h"
 
 #include <nlohmann/json.hpp>
 

@@ -5,7 +5,7 @@
 #include "render/structured.h"
 
 #include "kpreempt/policy/classes.h"
-#include "kpreempt/render/sarif.h"
+#include "kpreempt/render/ci_formats.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -335,57 +335,11 @@ void render_markdown(const Diff& diff, std::ostream& out) {
 
 // GitHub workflow commands: one annotation per changed decision, on the head line of each
 // configuration object that explains it, else on the file of the first change.
-std::string escape_property(std::string s) {
-  std::string out;
-  for (char c : s) {
-    switch (c) {
-      case '%':
-        out += "%25";
-        break;
-      case '\r':
-        out += "%0D";
-        break;
-      case '\n':
-        out += "%0A";
-        break;
-      case ':':
-        out += "%3A";
-        break;
-      case ',':
-        out += "%2C";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
-}
-
-std::string escape_data(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    switch (c) {
-      case '%':
-        out += "%25";
-        break;
-      case '\r':
-        out += "%0D";
-        break;
-      case '\n':
-        out += "%0A";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
-}
-
 void annotate(std::string_view level, const SourceLoc& loc, const std::string& title,
               const std::string& message, std::ostream& out) {
   std::string props;
   if (!loc.file.empty()) {
-    props = " file=" + escape_property(loc.file);
+    props = " file=" + github_escape(loc.file, true);
     if (loc.line != 0) {
       props += fmt::format(",line={}", loc.line);
     }
@@ -393,8 +347,8 @@ void annotate(std::string_view level, const SourceLoc& loc, const std::string& t
   } else {
     props = " ";
   }
-  out << fmt::format("::{}{}title={}::{}\n", level, props, escape_property(title),
-                     escape_data(message));
+  out << fmt::format("::{}{}title={}::{}\n", level, props, github_escape(title, true),
+                     github_escape(message, false));
 }
 
 void render_github(const Diff& diff, std::ostream& out) {

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
-// What the SARIF writers of lint and diff share.
+// What the CI formats of lint and diff share: SARIF URIs, GitHub workflow-command escaping.
 #pragma once
 
 #include <string>
+#include <string_view>
 
 namespace kpreempt::render {
 
@@ -11,5 +12,9 @@ inline constexpr const char* k_sarif_schema = "https://json.schemastore.org/sari
 // Code scanning resolves URIs against the checkout: a path relative to the working
 // directory, with '/' separators and RFC 3986 escaping ("stdin" for standard input).
 std::string sarif_uri(const std::string& file);
+
+// GitHub workflow-command escaping: data escapes %, CR and LF, a property also ':' and ',';
+// control characters and bytes that are not UTF-8 are shown as kpreempt::printable shows them.
+std::string github_escape(std::string_view raw, bool property);
 
 }  // namespace kpreempt::render

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "kpreempt/render/sarif.h"
+#include "kpreempt/render/ci_formats.h"
+
+#include "kpreempt/diag.h"
 
 #include <cctype>
 #include <filesystem>
@@ -26,6 +28,32 @@ std::string sarif_uri(const std::string& file) {
       out += '%';
       out += k_hex[c >> 4];
       out += k_hex[c & 15];
+    }
+  }
+  return out;
+}
+
+std::string github_escape(std::string_view raw, bool property) {
+  std::string out;
+  for (char c : printable(raw)) {
+    switch (c) {
+      case '%':
+        out += "%25";
+        break;
+      case '\r':
+        out += "%0D";
+        break;
+      case '\n':
+        out += "%0A";
+        break;
+      case ':':
+        out += property ? "%3A" : ":";
+        break;
+      case ',':
+        out += property ? "%2C" : ",";
+        break;
+      default:
+        out += c;
     }
   }
   return out;
