@@ -164,6 +164,68 @@ std::string cell_in(const policy::ClassRules& rules,
   return cell_word(rules.cell(p->second, v->second));
 }
 
+// The root of a cohort's tree (itself when it has no parent); a loop of parents stops where
+// it closes, which is enough to tell trees apart.
+std::string cohort_root(const model::KueueObjects& k, std::string cohort) {
+  std::set<std::string> seen;
+  for (;;) {
+    seen.insert(cohort);
+    auto it = std::find_if(k.cohorts.begin(), k.cohorts.end(),
+                           [&](const model::KueueCohort& c) { return c.name == cohort; });
+    if (it == k.cohorts.end() || it->parent.empty() || seen.contains(it->parent)) {
+      return cohort;
+    }
+    cohort = it->parent;
+  }
+}
+
+// Whether Workloads of ClusterQueue `from` may preempt those of `to`, by the preemption
+// policies of `from` (Kueue's preemption.go candidate rules), as one word or phrase.
+std::string queue_edge(const model::KueueObjects& k, const model::ClusterQueue& from,
+                       const model::ClusterQueue& to) {
+  if (from.name == to.name) {
+    return from.within_cluster_queue == "Never" ? "never" : "within: " + from.within_cluster_queue;
+  }
+  if (from.cohort.empty() || to.cohort.empty() ||
+      cohort_root(k, from.cohort) != cohort_root(k, to.cohort)) {
+    return "never";
+  }
+  std::vector<std::string> ways;
+  if (from.reclaim_within_cohort != "Never") {
+    ways.push_back("reclaim: " + from.reclaim_within_cohort);
+  }
+  if (from.borrow_within_cohort != "Never") {
+    ways.push_back(from.max_priority_threshold
+                       ? fmt::format("while borrowing: {} up to {}", from.borrow_within_cohort,
+                                     *from.max_priority_threshold)
+                       : "while borrowing: " + from.borrow_within_cohort);
+  }
+  return ways.empty() ? "never" : fmt::format("{}", fmt::join(ways, ", "));
+}
+
+void compare_queue_edges(const model::KueueObjects& base, const model::KueueObjects& head,
+                         Diff& diff) {
+  std::map<std::string, std::pair<const model::ClusterQueue*, const model::ClusterQueue*>> cqs;
+  for (const model::ClusterQueue& cq : base.cluster_queues) {
+    cqs[cq.name].first = &cq;
+  }
+  for (const model::ClusterQueue& cq : head.cluster_queues) {
+    cqs[cq.name].second = &cq;
+  }
+  for (const auto& [from, f] : cqs) {
+    for (const auto& [to, t] : cqs) {
+      std::string before = f.first && t.first ? queue_edge(base, *f.first, *t.first) : "-";
+      std::string after = f.second && t.second ? queue_edge(head, *f.second, *t.second) : "-";
+      const bool unseen =
+          (before == "-" || before == "never") && (after == "-" || after == "never");
+      if (before != after && !unseen) {
+        diff.edges.push_back({"kueue", "ClusterQueue/" + from, "ClusterQueue/" + to,
+                              std::move(before), std::move(after)});
+      }
+    }
+  }
+}
+
 std::string where(const SourceLoc& loc) {
   return loc.line == 0 ? loc.file : fmt::format("{}:{}", loc.file, loc.line);
 }
@@ -529,6 +591,7 @@ void compare_edges(const model::Snapshot& base_snap, const model::Snapshot& head
       names.insert(name);
     }
   }
+  compare_queue_edges(base_snap.kueue(), head_snap.kueue(), diff);
   const std::vector<policy::ClassView> base_list = values_of(base);
   const std::vector<policy::ClassView> head_list = values_of(head);
   for (const policy::Entry& e : policy::all()) {

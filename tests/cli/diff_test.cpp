@@ -70,6 +70,15 @@ TEST_CASE("diff: a nominal-quota cut makes one Workload preempt and another unsc
   CHECK(occurrences(r.out, "note:") == 0);
 }
 
+TEST_CASE("diff: a ClusterQueue that joins a cohort may now reclaim from its neighbour", "[diff]") {
+  Run r = diff("kueue-quota", k_pc_now, "", "head-cohort");
+  INFO(r.out);
+  CHECK(occurrences(r.out,
+                    "  kueue       ClusterQueue/team-a -> ClusterQueue/team-b: - -> "
+                    "reclaim: Any\n") == 1);
+  CHECK(occurrences(r.out, "  added    ClusterQueue/team-b") == 1);
+}
+
 TEST_CASE("diff: a YuniKorn guarantee raised on the victims' queue saves them", "[diff]") {
   Run r = diff("yunikorn-guarantee", "2026-01-01T00:10:00Z");
   INFO(r.out);

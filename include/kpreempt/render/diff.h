@@ -43,8 +43,9 @@ struct DecisionChange {
   std::vector<const ConfigChange*> causes;
 };
 
-// A pair of PriorityClasses whose matrix cell differs under one policy: "no" -> "yes",
-// "after 600s" -> "after 120s"; "-" where a class is not in that version.
+// A pair of PriorityClasses whose matrix cell differs under one policy ("no" -> "yes",
+// "after 600s" -> "after 120s"), or of ClusterQueues whose preemption rules differ ("never"
+// -> "reclaim: Any"); "-" where one of the pair is not in that version.
 struct EdgeChange {
   std::string policy, preemptor, victim, before, after;
 };
@@ -74,8 +75,9 @@ void compare_decisions(const model::Snapshot& base_snap, const std::vector<Expla
                        const model::Snapshot& head_snap, const std::vector<Explanation>& head,
                        Diff& diff);
 
-// Fills diff.edges: the `kpreempt matrix` cells of every policy that judges by class, over
-// the classes of base and of head, where they differ.
+// Fills diff.edges where base and head differ: which ClusterQueue's Workloads may preempt
+// which (within the queue, by reclaim or while borrowing in a cohort tree), then the
+// `kpreempt matrix` cells of every policy that judges by class.
 void compare_edges(const model::Snapshot& base_snap, const model::Snapshot& head_snap, Diff& diff);
 
 enum class DiffFormat : std::uint8_t { text, json, yaml, markdown, github, sarif };
