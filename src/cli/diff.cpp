@@ -177,6 +177,12 @@ int run_diff(DiffOptions& o, const Streams& io) {
   if (o.base_ref.empty() == o.base.empty()) {
     throw UsageError("give the base configuration with --base PATH or --base-ref REF");
   }
+  for (const auto* paths : {&o.explain.inputs.files, &o.head, &o.base}) {
+    if (std::find(paths->begin(), paths->end(), "-") != paths->end()) {
+      // Both sides read the cluster and each version more than once.
+      throw UsageError("diff reads its inputs twice: give files or folders, not - (stdin)");
+    }
+  }
   if (o.head.empty()) {
     throw UsageError("give the head configuration with --head PATH (or PATH...)");
   }
