@@ -112,7 +112,7 @@ _kpreempt_matrix() {
 _kpreempt_diff() {
   _arguments -s -S \
     '(- *)'{-h,--help}'[print help and exit]' \
-    '*'{-f+,--filename=}'[the running cluster: YAML or JSON file, folder, or - for stdin]:dump:_files' \
+    '*'{-f+,--filename=}'[the running cluster: YAML or JSON file or folder]:dump:_files' \
     '(-R --recursive)'{-R,--recursive}'[read folders recursively]' \
     '(--base-ref)*--base=[the configuration before the change]:file:_files' \
     '(--base)--base-ref=[read the base from git at this revision]:revision:' \

@@ -240,7 +240,7 @@ void add_diff(CLI::App& app, const Streams& io, int& exit_code) {
                          "what a configuration change does to preemption: every pending preemptor "
                          "explained with the base and the head configuration");
   cmd->add_option("-f,--filename", o->explain.inputs.files,
-                  "the running cluster: YAML or JSON file, folder, or - for stdin (repeatable)")
+                  "the running cluster: YAML or JSON file or folder (repeatable)")
       ->required();
   cmd->add_flag("-R,--recursive", o->explain.inputs.recursive,
                 "read folders (of -f, --base and --head) recursively");
