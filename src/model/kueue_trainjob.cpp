@@ -36,15 +36,21 @@ bool has_own_workload(const KueueObjects& k, const TrainJob& tj) {
                      [&](const Workload& w) { return w.owner == self; });
 }
 
+// Sets `key` to `value` in a list of pairs: replaced where the key is, appended otherwise.
+template <class Pairs, class Value>
+void upsert(Pairs& pairs, const std::string& key, const Value& value) {
+  auto at =
+      std::find_if(pairs.begin(), pairs.end(), [&key](const auto& e) { return e.first == key; });
+  if (at != pairs.end()) {
+    at->second = value;
+  } else {
+    pairs.emplace_back(key, value);
+  }
+}
+
 void merge_resources(ResourceList& into, const ResourceList& over) {
   for (const auto& [name, q] : over) {
-    auto at =
-        std::find_if(into.begin(), into.end(), [&](const auto& e) { return e.first == name; });
-    if (at != into.end()) {
-      at->second = q;
-    } else {
-      into.emplace_back(name, q);
-    }
+    upsert(into, name, q);
   }
 }
 
@@ -62,13 +68,7 @@ void apply_resources(const TrainJob& tj, KueuePodSet& ps) {
 // required node affinity terms have no merge key, so a patch's list replaces the template's.
 void apply_patch(const TrainJobPodPatch& p, KueuePodSet& ps) {
   for (const auto& [key, value] : p.node_selector) {
-    auto at = std::find_if(ps.node_selector.begin(), ps.node_selector.end(),
-                           [&](const auto& e) { return e.first == key; });
-    if (at != ps.node_selector.end()) {
-      at->second = value;
-    } else {
-      ps.node_selector.emplace_back(key, value);
-    }
+    upsert(ps.node_selector, key, value);
   }
   std::sort(ps.node_selector.begin(), ps.node_selector.end());
   if (!p.tolerations.empty()) {
