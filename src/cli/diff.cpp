@@ -37,42 +37,6 @@ std::vector<scenario::ConfigInput> on_disk(const std::vector<std::string>& paths
   return out;
 }
 
-std::string kind_of_key(const std::string& key) {
-  const std::size_t at = key.find('/') + 1;
-  return key.substr(at, key.find('/', at) - at);
-}
-
-std::string name_of_key(const std::string& key) {
-  return key.substr(key.rfind('/') + 1);
-}
-
-// Objects only in base are removed, only in head added, in both with another identity
-// (content, or uid) changed.
-std::vector<render::ConfigChange> config_changes(const scenario::ConfigVersion& base,
-                                                 const scenario::ConfigVersion& head) {
-  std::vector<render::ConfigChange> out;
-  auto change = [](render::ConfigChangeKind k, const model::SnapshotBuilder::SeenEntry& e) {
-    return render::ConfigChange{k, kind_of_key(e.key), scenario::object_of_key(e.key),
-                                name_of_key(e.key), e.loc};
-  };
-  auto b = base.objects.begin();
-  auto h = head.objects.begin();
-  while (b != base.objects.end() || h != head.objects.end()) {
-    if (h == head.objects.end() || (b != base.objects.end() && b->key < h->key)) {
-      out.push_back(change(render::ConfigChangeKind::removed, *b++));
-    } else if (b == base.objects.end() || h->key < b->key) {
-      out.push_back(change(render::ConfigChangeKind::added, *h++));
-    } else {
-      if (b->identity != h->identity) {
-        out.push_back(change(render::ConfigChangeKind::changed, *h));
-      }
-      ++b;
-      ++h;
-    }
-  }
-  return out;
-}
-
 std::vector<lint::Finding> lint_version(const std::vector<scenario::ConfigInput>& inputs,
                                         bool recursive) {
   std::vector<load::ScannedObject> objects;
@@ -86,17 +50,6 @@ std::vector<lint::Finding> lint_version(const std::vector<scenario::ConfigInput>
   }
   lint::Options opts;
   return lint::run(objects, {}, opts, lint::select_rules(opts));
-}
-
-// Whether a PriorityClass in both versions has another value in head.
-bool class_value_changed(const model::Snapshot& base, const model::Snapshot& head) {
-  for (const model::PriorityClass& h : head.priority_classes()) {
-    const model::PriorityClass* b = base.find_priority_class(h.name);
-    if (b != nullptr && b->value != h.value) {
-      return true;
-    }
-  }
-  return false;
 }
 
 // Findings of head that base did not have, matched by rule, object and message.
@@ -211,8 +164,8 @@ int run_diff(DiffOptions& o, const Streams& io) {
     return k_exit_input;
   }
   render::Diff diff;
-  diff.config = config_changes(base, head);
-  if (class_value_changed(base.snapshot, head.snapshot)) {
+  diff.config = scenario::config_changes(base, head);
+  if (scenario::class_value_changed(base, head)) {
     diff.notes.push_back(
         "a PriorityClass's value is given to a pod when the pod is created: pods of the dump "
         "that hold spec.priority keep theirs, so a changed value shows on what-if manifests "

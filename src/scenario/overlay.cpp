@@ -80,6 +80,15 @@ Captured run_git(const std::vector<std::string>& args) {
   return c;
 }
 
+std::string kind_of_key(const std::string& key) {
+  const std::size_t at = key.find('/') + 1;
+  return key.substr(at, key.find('/', at) - at);
+}
+
+std::string name_of_key(const std::string& key) {
+  return key.substr(key.rfind('/') + 1);
+}
+
 bool config_file(const std::string& path) {
   return path.ends_with(".yaml") || path.ends_with(".yml") || path.ends_with(".json");
 }
@@ -171,6 +180,43 @@ std::string object_of_key(const std::string& key) {
   const std::string ns = key.substr(ns_at, name_at - ns_at - 1);
   const std::string name = key.substr(name_at);
   return ns.empty() ? fmt::format("{}/{}", kind, name) : fmt::format("{}/{}/{}", kind, ns, name);
+}
+
+// Objects only in base are removed, only in head added, in both with another identity
+// (content, or uid) changed.
+std::vector<render::ConfigChange> config_changes(const ConfigVersion& base,
+                                                 const ConfigVersion& head) {
+  std::vector<render::ConfigChange> out;
+  auto change = [](render::ConfigChangeKind k, const model::SnapshotBuilder::SeenEntry& e) {
+    return render::ConfigChange{k, kind_of_key(e.key), object_of_key(e.key), name_of_key(e.key),
+                                e.loc};
+  };
+  auto b = base.objects.begin();
+  auto h = head.objects.begin();
+  while (b != base.objects.end() || h != head.objects.end()) {
+    if (h == head.objects.end() || (b != base.objects.end() && b->key < h->key)) {
+      out.push_back(change(render::ConfigChangeKind::removed, *b++));
+    } else if (b == base.objects.end() || h->key < b->key) {
+      out.push_back(change(render::ConfigChangeKind::added, *h++));
+    } else {
+      if (b->identity != h->identity) {
+        out.push_back(change(render::ConfigChangeKind::changed, *h));
+      }
+      ++b;
+      ++h;
+    }
+  }
+  return out;
+}
+
+bool class_value_changed(const ConfigVersion& base, const ConfigVersion& head) {
+  for (const model::PriorityClass& h : head.snapshot.priority_classes()) {
+    const model::PriorityClass* b = base.snapshot.find_priority_class(h.name);
+    if (b != nullptr && b->value != h.value) {
+      return true;
+    }
+  }
+  return false;
 }
 
 }  // namespace kpreempt::scenario

@@ -6,6 +6,7 @@
 
 #include "kpreempt/diag.h"
 #include "kpreempt/model/snapshot.h"
+#include "kpreempt/render/diff.h"
 
 #include <optional>
 #include <string>
@@ -46,5 +47,13 @@ void load_config(const std::vector<ConfigInput>& inputs, bool recursive, bool co
 
 // "PriorityClass/high", "ClusterQueue/team-a", "Pod/ns/name" from a key of ConfigVersion.
 std::string object_of_key(const std::string& key);
+
+// What differs between two versions, in key order: objects only in base are removed, only in
+// head added, in both with other content (or another uid) changed.
+std::vector<render::ConfigChange> config_changes(const ConfigVersion& base,
+                                                 const ConfigVersion& head);
+
+// Whether a PriorityClass in both versions has another value in head.
+bool class_value_changed(const ConfigVersion& base, const ConfigVersion& head);
 
 }  // namespace kpreempt::scenario
