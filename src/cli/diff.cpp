@@ -144,7 +144,9 @@ int run_diff(DiffOptions& o, const Streams& io) {
   std::vector<Diagnostic> diags;
   const std::vector<scenario::ConfigInput> head_in = on_disk(o.head);
   const std::vector<scenario::ConfigInput> base_in =
-      o.base_ref.empty() ? on_disk(o.base) : scenario::config_from_git(o.base_ref, o.head, diags);
+      o.base_ref.empty()
+          ? on_disk(o.base)
+          : scenario::config_from_git(o.base_ref, o.head, o.explain.inputs.recursive, diags);
   const bool recursive = o.explain.inputs.recursive;
   scenario::ConfigVersion base = scenario::read_config(base_in, recursive, diags);
   scenario::ConfigVersion head = scenario::read_config(head_in, recursive, diags);

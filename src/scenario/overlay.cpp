@@ -89,6 +89,15 @@ std::string name_of_key(const std::string& key) {
   return key.substr(key.rfind('/') + 1);
 }
 
+// Whether `file`, listed under the folder `dir`, is in one of its sub-folders.
+bool in_sub_folder(std::string dir, const std::string& file) {
+  while (dir.size() > 1 && dir.back() == '/') {
+    dir.pop_back();
+  }
+  const std::string rest = dir == "." ? file : file.substr(std::min(file.size(), dir.size() + 1));
+  return rest.find('/') != std::string::npos;
+}
+
 bool config_file(const std::string& path) {
   return path.ends_with(".yaml") || path.ends_with(".yml") || path.ends_with(".json");
 }
@@ -128,7 +137,7 @@ ConfigVersion read_config(const std::vector<ConfigInput>& inputs, bool recursive
 }
 
 std::vector<ConfigInput> config_from_git(const std::string& ref,
-                                         const std::vector<std::string>& paths,
+                                         const std::vector<std::string>& paths, bool recursive,
                                          std::vector<Diagnostic>& diags) {
   std::vector<ConfigInput> out;
   for (const std::string& path : paths) {
@@ -149,10 +158,11 @@ std::vector<ConfigInput> config_from_git(const std::string& ref,
       end = end == std::string::npos ? listed.out.size() : end;
       std::string file = listed.out.substr(at, end - at);
       at = end + 1;
-      if (file != path && !config_file(file)) {
+      if (file != path && (!config_file(file) || (!recursive && in_sub_folder(path, file)))) {
         continue;  // in a folder, only what -f would read there
       }
-      Captured shown = run_git({"show", fmt::format("{}:{}", ref, file)});
+      // ls-tree lists paths relative to this folder; "REF:./path" reads them from here too.
+      Captured shown = run_git({"show", fmt::format("{}:./{}", ref, file)});
       if (shown.status != 0) {
         diags.push_back({Severity::error, SourceLoc{},
                          fmt::format("git show {}:{} failed{}", ref, file,

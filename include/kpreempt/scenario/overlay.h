@@ -34,10 +34,11 @@ ConfigVersion read_config(const std::vector<ConfigInput>& inputs, bool recursive
                           std::vector<Diagnostic>& diags);
 
 // The inputs `paths` name at git revision `ref` (`git show REF:PATH`; a folder gives each
-// .yaml, .yml and .json file under it), run in the current folder's repository. Problems
-// (no git, an unknown revision or path) go to `diags`.
+// .yaml, .yml and .json file in it, and with `recursive` in its sub-folders, as -f reads a
+// folder), run in the current folder's repository. Problems (no git, an unknown revision or
+// path) go to `diags`.
 std::vector<ConfigInput> config_from_git(const std::string& ref,
-                                         const std::vector<std::string>& paths,
+                                         const std::vector<std::string>& paths, bool recursive,
                                          std::vector<Diagnostic>& diags);
 
 // Loads `inputs` into `out` (load_path for files, load_buffer for git text);
