@@ -154,12 +154,16 @@ int run_diff(DiffOptions& o, const Streams& io) {
   if (any_error(diags)) {
     return k_exit_input;
   }
+  // Each side reads the versions again: what was said of them is not said twice.
+  std::set<std::string> printed;
+  for (const Diagnostic& d : diags) {
+    printed.insert(kpreempt::format(d));
+  }
   const std::unordered_set<std::string> base_keys = base.keys();
   std::unordered_set<std::string> both = base_keys;
   for (const std::string& k : head.keys()) {
     both.insert(k);
   }
-  std::set<std::string> printed;
   std::optional<World> before = explain_world(o, base_in, base_keys, now, printed, io);
   std::optional<World> after = explain_world(o, head_in, both, now, printed, io);
   if (!before || !after) {
