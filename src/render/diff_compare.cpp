@@ -291,6 +291,15 @@ void compare_edges(const model::Snapshot& base_snap, const model::Snapshot& head
     }
   }
   compare_queue_edges(base_snap.kueue(), head_snap.kueue(), diff);
+  // The matrix has a cell per pair of classes; real clusters have tens of classes.
+  constexpr std::size_t k_max_classes = 500;
+  if (names.size() > k_max_classes) {
+    diff.notes.push_back(
+        fmt::format("who may preempt whom by PriorityClass is not compared: {} "
+                    "classes, more than {}",
+                    names.size(), k_max_classes));
+    return;
+  }
   const std::vector<policy::ClassView> base_list = values_of(base);
   const std::vector<policy::ClassView> head_list = values_of(head);
   for (const policy::Entry& e : policy::all()) {
