@@ -157,30 +157,37 @@ std::string cell_in(const policy::ClassRules& rules,
   return cell_word(rules.cell(p->second, v->second));
 }
 
-// The root of a cohort's tree (itself when it has no parent); a loop of parents stops where
-// it closes, which is enough to tell trees apart.
-std::string cohort_root(const model::KueueObjects& k, std::string cohort) {
-  std::set<std::string> seen;
-  for (;;) {
-    seen.insert(cohort);
-    auto it = std::find_if(k.cohorts.begin(), k.cohorts.end(),
-                           [&](const model::KueueCohort& c) { return c.name == cohort; });
-    if (it == k.cohorts.end() || it->parent.empty() || seen.contains(it->parent)) {
-      return cohort;
-    }
-    cohort = it->parent;
+// Each ClusterQueue's cohort tree, by the root of its cohort's chain of parents ("" without a
+// cohort); a loop of parents stops where it closes, which is enough to tell trees apart.
+std::map<std::string, std::string> cohort_trees(const model::KueueObjects& k) {
+  std::map<std::string, std::string> parent;
+  for (const model::KueueCohort& c : k.cohorts) {
+    parent.emplace(c.name, c.parent);
   }
+  std::map<std::string, std::string> out;
+  for (const model::ClusterQueue& cq : k.cluster_queues) {
+    std::string at = cq.cohort;
+    std::set<std::string> seen{at};
+    while (!at.empty()) {
+      auto it = parent.find(at);
+      if (it == parent.end() || it->second.empty() || !seen.insert(it->second).second) {
+        break;
+      }
+      at = it->second;
+    }
+    out.emplace(cq.name, at);
+  }
+  return out;
 }
 
 // Whether Workloads of ClusterQueue `from` may preempt those of `to`, by the preemption
 // policies of `from` (Kueue's preemption.go candidate rules), as one word or phrase.
-std::string queue_edge(const model::KueueObjects& k, const model::ClusterQueue& from,
-                       const model::ClusterQueue& to) {
+std::string queue_edge(const model::ClusterQueue& from, const model::ClusterQueue& to,
+                       const std::map<std::string, std::string>& trees) {
   if (from.name == to.name) {
     return from.within_cluster_queue == "Never" ? "never" : "within: " + from.within_cluster_queue;
   }
-  if (from.cohort.empty() || to.cohort.empty() ||
-      cohort_root(k, from.cohort) != cohort_root(k, to.cohort)) {
+  if (from.cohort.empty() || to.cohort.empty() || trees.at(from.name) != trees.at(to.name)) {
     return "never";
   }
   std::vector<std::string> ways;
@@ -196,6 +203,9 @@ std::string queue_edge(const model::KueueObjects& k, const model::ClusterQueue& 
   return ways.empty() ? "never" : fmt::format("{}", fmt::join(ways, ", "));
 }
 
+// A pair per two ClusterQueues: real clusters have tens to hundreds.
+constexpr std::size_t k_max_queues = 500;
+
 void compare_queue_edges(const model::KueueObjects& base, const model::KueueObjects& head,
                          Diff& diff) {
   std::map<std::string, std::pair<const model::ClusterQueue*, const model::ClusterQueue*>> cqs;
@@ -205,10 +215,19 @@ void compare_queue_edges(const model::KueueObjects& base, const model::KueueObje
   for (const model::ClusterQueue& cq : head.cluster_queues) {
     cqs[cq.name].second = &cq;
   }
+  if (cqs.size() > k_max_queues) {
+    diff.notes.push_back(
+        fmt::format("who may preempt whom by ClusterQueue is not compared: {} "
+                    "ClusterQueues, more than {}",
+                    cqs.size(), k_max_queues));
+    return;
+  }
+  const auto base_trees = cohort_trees(base);
+  const auto head_trees = cohort_trees(head);
   for (const auto& [from, f] : cqs) {
     for (const auto& [to, t] : cqs) {
-      std::string before = f.first && t.first ? queue_edge(base, *f.first, *t.first) : "-";
-      std::string after = f.second && t.second ? queue_edge(head, *f.second, *t.second) : "-";
+      std::string before = f.first && t.first ? queue_edge(*f.first, *t.first, base_trees) : "-";
+      std::string after = f.second && t.second ? queue_edge(*f.second, *t.second, head_trees) : "-";
       const bool unseen =
           (before == "-" || before == "never") && (after == "-" || after == "never");
       if (before != after && !unseen) {
