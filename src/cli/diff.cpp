@@ -9,7 +9,6 @@
 
 #include "kpreempt/exit_code.h"
 #include "kpreempt/lint/lint.h"
-#include "kpreempt/load/scan.h"
 #include "kpreempt/scenario/overlay.h"
 
 #include <CLI/CLI.hpp>
@@ -37,19 +36,9 @@ std::vector<scenario::ConfigInput> on_disk(const std::vector<std::string>& paths
   return out;
 }
 
-std::vector<lint::Finding> lint_version(const std::vector<scenario::ConfigInput>& inputs,
-                                        bool recursive) {
-  std::vector<load::ScannedObject> objects;
-  std::vector<Diagnostic> ignored;  // the load reports them
-  for (const scenario::ConfigInput& in : inputs) {
-    if (in.text) {
-      load::scan_buffer(*in.text, in.path, objects, ignored);
-    } else {
-      load::scan_path(in.path, load::LoadOptions{recursive}, objects, ignored);
-    }
-  }
+std::vector<lint::Finding> lint_version(const scenario::ConfigVersion& v) {
   lint::Options opts;
-  return lint::run(objects, {}, opts, lint::select_rules(opts));
+  return lint::run(v.scanned, {}, opts, lint::select_rules(opts));
 }
 
 // Findings of head that base did not have, matched by rule, object and message.
@@ -180,8 +169,7 @@ int run_diff(DiffOptions& o, const Streams& io) {
   render::compare_decisions(before->loaded->snapshot, before->batch.explanations,
                             after->loaded->snapshot, after->batch.explanations, diff);
   render::compare_edges(before->loaded->snapshot, after->loaded->snapshot, diff);
-  diff.new_findings =
-      new_findings(lint_version(base_in, recursive), lint_version(head_in, recursive));
+  diff.new_findings = new_findings(lint_version(base), lint_version(head));
   render::render_diff(*format, diff, io.out);
   io.out.flush();
   const bool none = std::find(o.fail_on.begin(), o.fail_on.end(), "none") != o.fail_on.end();

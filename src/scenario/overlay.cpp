@@ -89,6 +89,23 @@ std::string name_of_key(const std::string& key) {
   return key.substr(key.rfind('/') + 1);
 }
 
+const load::ScannedObject* scanned(const ConfigVersion& v, const std::string& key) {
+  for (const load::ScannedObject& o : v.scanned) {
+    if (load::object_key(o) == key) {
+      return &o;
+    }
+  }
+  return nullptr;
+}
+
+// Where head's copy of the object `key` first differs from base's.
+std::optional<SourceLoc> changed_line(const ConfigVersion& base, const ConfigVersion& head,
+                                      const std::string& key) {
+  const load::ScannedObject* b = scanned(base, key);
+  const load::ScannedObject* h = scanned(head, key);
+  return b != nullptr && h != nullptr ? load::changed_line(*b, *h) : std::nullopt;
+}
+
 // Whether `file`, listed under the folder `dir`, is in one of its sub-folders.
 bool in_sub_folder(std::string dir, const std::string& file) {
   while (dir.size() > 1 && dir.back() == '/') {
@@ -131,6 +148,14 @@ ConfigVersion read_config(const std::vector<ConfigInput>& inputs, bool recursive
   load_config(inputs, recursive, true, builder, diags);
   ConfigVersion v;
   v.objects = builder.seen_objects();
+  std::vector<Diagnostic> again;  // the load above said them
+  for (const ConfigInput& in : inputs) {
+    if (in.text) {
+      load::scan_buffer(*in.text, in.path, v.scanned, again);
+    } else {
+      load::scan_path(in.path, load::LoadOptions{recursive}, v.scanned, again);
+    }
+  }
   std::vector<Diagnostic> build_diags;  // the overlaid load reports them, with the cluster
   v.snapshot = std::move(builder).build(build_diags);
   return v;
@@ -211,6 +236,9 @@ std::vector<render::ConfigChange> config_changes(const ConfigVersion& base,
     } else {
       if (b->identity != h->identity) {
         out.push_back(change(render::ConfigChangeKind::changed, *h));
+        if (auto line = changed_line(base, head, h->key)) {
+          out.back().loc = *line;
+        }
       }
       ++b;
       ++h;

@@ -46,7 +46,7 @@ TEST_CASE("diff: a PriorityClass value change lets a what-if Job preempt", "[dif
   CHECK(occurrences(r.out, "  victims added    Pod/ml/batch-0\n") == 1);
   CHECK(occurrences(r.out,
                     "changed          PriorityClass/training "
-                    "(testdata/diff/priority-class/head/classes.yaml:11)") == 1);
+                    "(testdata/diff/priority-class/head/classes.yaml:14)") == 1);
   // Pods of the dump keep the priority they were created with: said once.
   CHECK(occurrences(r.out,
                     "note: a PriorityClass's value is given to a pod when the pod is "
@@ -66,7 +66,7 @@ TEST_CASE("diff: a nominal-quota cut makes one Workload preempt and another unsc
   CHECK(occurrences(r.out, "  victims removed  Workload/team-a/job-batch-low-1a2b3") == 1);
   CHECK(occurrences(r.out,
                     "changed          ClusterQueue/team-a "
-                    "(testdata/diff/kueue-quota/head/cluster-queues.yaml:1)") == 2);
+                    "(testdata/diff/kueue-quota/head/cluster-queues.yaml:11)") == 2);
   CHECK(occurrences(r.out, "note:") == 0);
 }
 
@@ -149,7 +149,7 @@ TEST_CASE("diff: json, markdown and github outputs", "[diff]") {
   Run g = diff("kueue-quota", k_pc_now, "-o github");
   CHECK(occurrences(g.out,
                     "::warning file=testdata/diff/kueue-quota/head/cluster-queues.yaml,"
-                    "line=1,title=preemption changes%3A ClusterQueue/team-a::") == 2);
+                    "line=11,title=preemption changes%3A ClusterQueue/team-a::") == 2);
 }
 
 TEST_CASE("diff: --base-ref reads the base from git", "[diff]") {
@@ -174,7 +174,7 @@ TEST_CASE("diff: --base-ref reads the base from git", "[diff]") {
       repo.string(), KPREEMPT_BINARY, src.string(), src.string(), k_pc_now));
   INFO(r.out);
   CHECK(occurrences(r.out, "ml/train-0  default  unschedulable -> preempt on gpu-b") == 1);
-  CHECK(occurrences(r.out, "changed  PriorityClass/training  config/classes.yaml:11") == 1);
+  CHECK(occurrences(r.out, "changed  PriorityClass/training  config/classes.yaml:14") == 1);
   // An unknown revision is an input error naming it.
   Run bad = kpreempt::test::run_shell(fmt::format(
       "cd '{}' && '{}' diff -f '{}/cluster.yaml' --base-ref no-such-ref config 2>&1; echo rc=$?",

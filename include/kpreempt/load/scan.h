@@ -7,6 +7,7 @@
 #include "kpreempt/load/load.h"
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -30,6 +31,16 @@ void scan_path(const std::string& path, const LoadOptions& opts, std::vector<Sca
 // Same for an in-memory document (tests). `name` is used in locations.
 void scan_buffer(std::string_view data, const std::string& name, std::vector<ScannedObject>& out,
                  std::vector<Diagnostic>& diags);
+
+// "group/Kind/namespace/name", the key load_path() knows an object by; empty for a kind it does
+// not read.
+std::string object_key(const ScannedObject& o);
+
+// Where `head`, a later version of the object `base`, first differs from it as written: the
+// line of the first member or element (in head's order) whose value differs, of a member head
+// adds, or of the map or list that lost one. What a cluster writes when it stores an object
+// (uid, resourceVersion, status...) is not compared. Nothing when they are alike.
+std::optional<SourceLoc> changed_line(const ScannedObject& base, const ScannedObject& head);
 
 // The first document of `text` as a tree (an embedded file such as a ConfigMap's queues.yaml).
 // Marks are relative to `text`. Throws InputError on a syntax error or a non-map document.

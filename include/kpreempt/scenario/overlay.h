@@ -5,6 +5,7 @@
 #pragma once
 
 #include "kpreempt/diag.h"
+#include "kpreempt/load/scan.h"
 #include "kpreempt/model/snapshot.h"
 #include "kpreempt/render/diff.h"
 
@@ -22,10 +23,12 @@ struct ConfigInput {
 };
 
 // What one version holds, read on its own: its objects (keys "group/Kind/namespace/name",
-// sorted, each with its identity and place) and the snapshot they make (for lint).
+// sorted, each with its identity and place), the snapshot they make, and the objects as
+// written (for lint, and for the line where a changed object differs).
 struct ConfigVersion {
   std::vector<model::SnapshotBuilder::SeenEntry> objects;
   model::Snapshot snapshot;
+  std::vector<load::ScannedObject> scanned;
   std::unordered_set<std::string> keys() const;
 };
 
@@ -50,7 +53,8 @@ void load_config(const std::vector<ConfigInput>& inputs, bool recursive, bool co
 std::string object_of_key(const std::string& key);
 
 // What differs between two versions, in key order: objects only in base are removed, only in
-// head added, in both with other content (or another uid) changed.
+// head added, in both with other content (or another uid) changed. A changed object is placed
+// at the line of head where it first differs.
 std::vector<render::ConfigChange> config_changes(const ConfigVersion& base,
                                                  const ConfigVersion& head);
 
