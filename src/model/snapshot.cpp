@@ -110,7 +110,7 @@ class WarningGroup {
   static constexpr std::size_t k_shown = 3;
 
   // `rest` names the group ("pods on nodes missing from the dump"); `completion` says what
-  // adds the missing objects.
+  // adds the missing objects, or is empty for a group that is no sign of a partial dump.
   WarningGroup(std::string rest, std::string completion)
       : m_rest(std::move(rest)), m_completion(std::move(completion)) {}
   void add(std::vector<Diagnostic>& diags, const SourceLoc& loc, std::string message) {
@@ -124,7 +124,7 @@ class WarningGroup {
       diags.push_back({Severity::warning, SourceLoc{},
                        fmt::format("... and {} more {}", m_count - k_shown, m_rest)});
     }
-    if (m_count > 0) {
+    if (m_count > 0 && !m_completion.empty()) {
       diags.push_back(
           {Severity::warning, SourceLoc{},
            fmt::format("the dump looks partial ({}: {}): {}", m_rest, m_count, m_completion)});
@@ -220,7 +220,12 @@ class PriorityResolver {
       : m_snap(snap),
         m_diags(diags),
         m_missing("pods whose PriorityClass is missing from the dump",
-                  "`kubectl get priorityclasses -o yaml` adds the classes") {
+                  "`kubectl get priorityclasses -o yaml` adds the classes"),
+        // A class whose value or policy changed after its pods were created: every such pod
+        // says so, which on a big cluster is thousands of lines; the first few are shown.
+        m_value_differs("pods whose spec.priority differs from their PriorityClass's value", ""),
+        m_policy_differs(
+            "pods whose spec.preemptionPolicy differs from their PriorityClass's policy", "") {
     // getDefaultPriorityClass: among global defaults, the lowest value wins.
     for (const PriorityClass& c : snap.priority_classes()) {
       if (c.global_default && (m_default == nullptr || c.value < m_default->value)) {
@@ -247,9 +252,10 @@ class PriorityResolver {
                                   pod_label(pod), pod.priority_class_name, *pod.priority));
       }
       if (cls != nullptr && cls->value != *pod.priority) {
-        warn(pod, fmt::format("spec.priority {} differs from PriorityClass \"{}\" value {}; using "
-                              "spec.priority",
-                              *pod.priority, cls->name, cls->value));
+        warn(m_value_differs, pod,
+             fmt::format("spec.priority {} differs from PriorityClass \"{}\" value {}; using "
+                         "spec.priority",
+                         *pod.priority, cls->name, cls->value));
       }
     } else if (cls != nullptr) {
       facts.priority = cls->value;
@@ -260,7 +266,11 @@ class PriorityResolver {
     }
     facts.preempt_never = resolve_policy(pod, cls) == "Never";
   }
-  void finish() const { m_missing.finish(m_diags); }
+  void finish() const {
+    m_missing.finish(m_diags);
+    m_value_differs.finish(m_diags);
+    m_policy_differs.finish(m_diags);
+  }
 
  private:
   std::string_view resolve_policy(const Pod& pod, const PriorityClass* cls) {
@@ -268,22 +278,22 @@ class PriorityResolver {
       return cls != nullptr ? effective_policy(*cls) : k_preempt_lower;
     }
     if (cls != nullptr && effective_policy(*cls) != pod.preemption_policy) {
-      warn(pod, fmt::format("spec.preemptionPolicy \"{}\" differs from PriorityClass \"{}\" "
-                            "preemptionPolicy \"{}\"; using spec.preemptionPolicy",
-                            pod.preemption_policy, cls->name, effective_policy(*cls)));
+      warn(m_policy_differs, pod,
+           fmt::format("spec.preemptionPolicy \"{}\" differs from PriorityClass \"{}\" "
+                       "preemptionPolicy \"{}\"; using spec.preemptionPolicy",
+                       pod.preemption_policy, cls->name, effective_policy(*cls)));
     }
     return pod.preemption_policy;
   }
 
-  void warn(const Pod& pod, std::string text) {
-    m_diags.push_back(
-        {Severity::warning, pod.loc, fmt::format("{}: {}", pod_label(pod), std::move(text))});
+  void warn(WarningGroup& group, const Pod& pod, std::string text) {
+    group.add(m_diags, pod.loc, fmt::format("{}: {}", pod_label(pod), std::move(text)));
   }
 
   const Snapshot& m_snap;
   std::vector<Diagnostic>& m_diags;
   const PriorityClass* m_default = nullptr;
-  WarningGroup m_missing;
+  WarningGroup m_missing, m_value_differs, m_policy_differs;
 };
 
 void check_class_values(const std::vector<PriorityClass>& classes, std::vector<Diagnostic>& diags) {

@@ -180,6 +180,29 @@ TEST_CASE("an unknown class is an error only without spec.priority", "[model][sn
   CHECK(s.facts(1).priority == 500);
 }
 
+TEST_CASE("a class whose value changed after its pods were made: the first three pods said",
+          "[model][snapshot]") {
+  SnapshotBuilder b;
+  b.add(pclass("batch", 501));
+  for (int i = 0; i < 5; ++i) {
+    Pod p = pod("ns", "p" + std::to_string(i), 10 + i);
+    p.priority_class_name = "batch";
+    p.priority = 500;
+    b.add(p);
+  }
+  std::vector<Diagnostic> diags;
+  const Snapshot s = std::move(b).build(diags);
+  const std::vector<std::string> got = formatted(diags);
+  REQUIRE(got.size() == 4);
+  CHECK(got[0] ==
+        "dump.yaml:10:1: warning: Pod ns/p0: spec.priority 500 differs from "
+        "PriorityClass \"batch\" value 501; using spec.priority");
+  CHECK(got[3] ==
+        "kpreempt: warning: ... and 2 more pods whose spec.priority differs from their "
+        "PriorityClass's value");
+  CHECK(s.facts(4).priority == 500);
+}
+
 TEST_CASE("spec values that disagree with the class are kept with a warning", "[model][snapshot]") {
   SnapshotBuilder b;
   b.add(pclass("high", 1000));
