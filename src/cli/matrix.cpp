@@ -39,16 +39,6 @@ struct Matrix {
   std::vector<std::string> notes;
 };
 
-std::string_view verdict_word(ClassVerdict v) {
-  constexpr std::array<std::string_view, 5> k_words{"yes", "no", "after", "never", "last"};
-  return k_words[static_cast<std::size_t>(v)];
-}
-
-std::string cell_text(const ClassCell& c) {
-  return c.verdict == ClassVerdict::after ? fmt::format("after {}s", c.seconds)
-                                          : std::string(verdict_word(c.verdict));
-}
-
 bool built_in(const ClassView& c) {
   return c.object == nullptr;
 }
@@ -122,7 +112,7 @@ void print_text(const std::vector<ClassView>& classes, const std::vector<Matrix>
     for (std::size_t i = 0; i < classes.size(); ++i) {
       std::vector<std::string> row{row_label(classes[i])};
       for (const ClassCell& c : m.cells[i]) {
-        row.push_back(cell_text(c));
+        row.push_back(policy::cell_text(c));
       }
       table.add(std::move(row));
     }
@@ -151,7 +141,7 @@ void print_markdown(const std::vector<ClassView>& classes, const std::vector<Mat
       out << "| **" << classes[i].name << "** (" << classes[i].value
           << (classes[i].never ? ", Never" : "") << ") |";
       for (const ClassCell& c : m.cells[i]) {
-        out << ' ' << cell_text(c) << " |";
+        out << ' ' << policy::cell_text(c) << " |";
       }
       out << '\n';
     }
@@ -182,8 +172,8 @@ void print_json(const std::vector<ClassView>& classes, const std::vector<Matrix>
       for (std::size_t j = 0; j < classes.size(); ++j) {
         const ClassCell& c = m.cells[i][j];
         nlohmann::ordered_json cell{{"victim", classes[j].name},
-                                    {"verdict", verdict_word(c.verdict)},
-                                    {"text", cell_text(c)}};
+                                    {"verdict", policy::to_string(c.verdict)},
+                                    {"text", policy::cell_text(c)}};
         if (c.verdict == ClassVerdict::after) {
           cell["afterSeconds"] = c.seconds;
         }

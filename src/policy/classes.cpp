@@ -6,8 +6,19 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 
 namespace kpreempt::policy {
+
+std::string_view to_string(ClassVerdict v) {
+  constexpr std::array<std::string_view, 5> k_words{"yes", "no", "after", "never", "last"};
+  return k_words[static_cast<std::size_t>(v)];
+}
+
+std::string cell_text(const ClassCell& c) {
+  return c.verdict == ClassVerdict::after ? fmt::format("after {}s", c.seconds)
+                                          : std::string(to_string(c.verdict));
+}
 
 ClassView class_view(const model::PriorityClass& pc) {
   return {pc.name, pc.value, pc.preemption_policy == "Never", &pc};

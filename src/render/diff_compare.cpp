@@ -114,22 +114,6 @@ std::optional<DecisionChange> change_of(const std::string& subject, const std::s
   return c;
 }
 
-std::string cell_word(const policy::ClassCell& c) {
-  switch (c.verdict) {
-    case policy::ClassVerdict::yes:
-      return "yes";
-    case policy::ClassVerdict::no:
-      return "no";
-    case policy::ClassVerdict::after:
-      return fmt::format("after {}s", c.seconds);
-    case policy::ClassVerdict::never:
-      return "never";
-    case policy::ClassVerdict::last:
-      break;
-  }
-  return "last";
-}
-
 std::map<std::string, policy::ClassView> class_views(const model::Snapshot& snap) {
   std::map<std::string, policy::ClassView> out;
   for (const model::PriorityClass& pc : snap.priority_classes()) {
@@ -154,7 +138,7 @@ std::string cell_in(const policy::ClassRules& rules,
   if (p == classes.end() || v == classes.end()) {
     return "-";
   }
-  return cell_word(rules.cell(p->second, v->second));
+  return policy::cell_text(rules.cell(p->second, v->second));
 }
 
 // Each ClusterQueue's cohort tree, by the root of its cohort's chain of parents ("" without a

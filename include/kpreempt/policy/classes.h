@@ -37,6 +37,10 @@ struct ClassCell {
   ClassVerdict verdict = ClassVerdict::no;
   std::int64_t seconds = 0;  // after only
 };
+// "yes", "no", "after", "never", "last".
+std::string_view to_string(ClassVerdict v);
+// A cell as `matrix` prints it: "yes", "after 600s", ...
+std::string cell_text(const ClassCell& c);
 
 // Whether pods of one class could preempt one running pod.
 struct LevelVerdict {
