@@ -226,9 +226,8 @@ void visit(A& a, TrainJobPodPatch& v) {
 }
 template <class A>
 void visit(A& a, TrainJob& v) {
-  fields<TrainJob>(a, v.workload, v.runtime_kind, v.runtime_name, v.num_nodes,
-                   v.has_resources_per_node, v.requests_per_node, v.limits_per_node, v.patches,
-                   v.loc);
+  fields<TrainJob>(a, v.workload, v.runtime_kind, v.runtime_name, v.num_nodes, v.requests_per_node,
+                   v.limits_per_node, v.patches);
 }
 template <class A>
 void visit(A& a, KueueObjects& v) {

@@ -70,11 +70,9 @@ void decode_train_job(const Field& root, DecodeContext& ctx) {
     trainer["numNodes"].fail("must be at least 1");
   }
   Field resources = trainer["resourcesPerNode"];
-  tj.has_resources_per_node = resources.present();
   tj.requests_per_node = resources["requests"].resource_list();
   tj.limits_per_node = resources["limits"].resource_list();
   tj.patches = pod_patches(spec);
-  tj.loc = root.loc();
   ctx.out.kueue().train_jobs.push_back(std::move(tj));
 }
 

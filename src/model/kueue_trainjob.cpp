@@ -95,7 +95,7 @@ std::vector<Step> runtime_steps(const TrainingRuntime& rt, const TrainJob& tj) {
       s.count = rt.ml_num_nodes;
     }
     const bool launcher_as_node = rt.mpi && rt.mpi_launcher_as_node && j.pod_set.name == "node";
-    if (tj.has_resources_per_node && (trainer_step || launcher_as_node)) {
+    if (trainer_step || launcher_as_node) {  // an empty resourcesPerNode changes nothing
       apply_resources(tj, s.pod_set);
     }
     for (const TrainJobPodPatch& p : tj.patches) {
@@ -147,7 +147,7 @@ std::optional<Workload> train_job_workload(const TrainingRuntime& rt, const Trai
   for (Step& s : steps) {
     const std::int64_t count = std::int64_t{s.job->replicas} * s.count;
     if (count < 0 || count > std::numeric_limits<std::int32_t>::max()) {
-      diags.push_back({Severity::error, tj.loc,
+      diags.push_back({Severity::error, tj.workload.loc,
                        fmt::format("TrainJob {}/{}: replicated Job {}: replicas x pods per Job is "
                                    "out of range",
                                    w.namespace_, w.derived_from->name, s.pod_set.name)});
@@ -155,7 +155,7 @@ std::optional<Workload> train_job_workload(const TrainingRuntime& rt, const Trai
     }
     s.pod_set.count = static_cast<std::int32_t>(count);
     if (std::string limit = pod_set_limit_error(s.pod_set, count); !limit.empty()) {
-      diags.push_back({Severity::error, tj.loc,
+      diags.push_back({Severity::error, tj.workload.loc,
                        fmt::format("TrainJob {}/{}: total requests out of range: {}", w.namespace_,
                                    w.derived_from->name, limit)});
       return std::nullopt;
@@ -182,7 +182,7 @@ void resolve_train_jobs(KueueObjects& k, std::vector<Diagnostic>& diags) {
     }
     const TrainingRuntime* rt = find_runtime(k, tj);
     if (rt == nullptr) {
-      diags.push_back({what_if ? Severity::error : Severity::warning, tj.loc,
+      diags.push_back({what_if ? Severity::error : Severity::warning, tj.workload.loc,
                        missing_runtime(tj) + (what_if ? "" : "; its Workload is not derived")});
       continue;
     }

@@ -153,7 +153,9 @@ void SnapshotBuilder::shift_lines(const std::string& file, std::uint32_t delta) 
   shift.each(s.m_kueue.priority_classes);
   shift.each(s.m_kueue.cohorts);
   shift.each(s.m_kueue.training_runtimes);
-  shift.each(s.m_kueue.train_jobs);
+  for (TrainJob& tj : s.m_kueue.train_jobs) {
+    shift(tj.workload.loc);
+  }
   shift.yunikorn(s.m_yunikorn.configs);
   shift.yunikorn(s.m_yunikorn.defaults);
   shift.each(s.m_capacity.quotas);

@@ -191,13 +191,11 @@ struct TrainJobPodPatch {
 // A queue-labelled TrainJob. Its pod sets come from the runtime it names, which may be read
 // after it, so it becomes its Workload when the snapshot is built (resolve_train_jobs).
 struct TrainJob {
-  Workload workload;  // everything but the pod sets and their PriorityClass
+  Workload workload;  // everything but the pod sets and their PriorityClass; loc: the TrainJob
   std::string runtime_kind, runtime_name;
   std::optional<std::int32_t> num_nodes;
-  bool has_resources_per_node = false;
   ResourceList requests_per_node, limits_per_node;
   std::vector<TrainJobPodPatch> patches;
-  SourceLoc loc;
 };
 
 struct KueueObjects {
