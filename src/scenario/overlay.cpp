@@ -13,6 +13,7 @@
 #include <array>
 #include <cerrno>
 #include <cstring>
+#include <unordered_map>
 
 extern char** environ;
 
@@ -89,21 +90,24 @@ std::string name_of_key(const std::string& key) {
   return key.substr(key.rfind('/') + 1);
 }
 
-const load::ScannedObject* scanned(const ConfigVersion& v, const std::string& key) {
+// A version's objects as written, by key (the first copy of a key, as the loader keeps it).
+using ScannedIndex = std::unordered_map<std::string, const load::ScannedObject*>;
+
+ScannedIndex index_scanned(const ConfigVersion& v) {
+  ScannedIndex out;
   for (const load::ScannedObject& o : v.scanned) {
-    if (load::object_key(o) == key) {
-      return &o;
-    }
+    out.emplace(load::object_key(o), &o);
   }
-  return nullptr;
+  return out;
 }
 
 // Where head's copy of the object `key` first differs from base's.
-std::optional<SourceLoc> changed_line(const ConfigVersion& base, const ConfigVersion& head,
+std::optional<SourceLoc> changed_line(const ScannedIndex& base, const ScannedIndex& head,
                                       const std::string& key) {
-  const load::ScannedObject* b = scanned(base, key);
-  const load::ScannedObject* h = scanned(head, key);
-  return b != nullptr && h != nullptr ? load::changed_line(*b, *h) : std::nullopt;
+  const auto b = base.find(key);
+  const auto h = head.find(key);
+  return b != base.end() && h != head.end() ? load::changed_line(*b->second, *h->second)
+                                            : std::nullopt;
 }
 
 // Whether `file`, listed under the folder `dir`, is in one of its sub-folders.
@@ -221,6 +225,8 @@ std::string object_of_key(const std::string& key) {
 // (content, or uid) changed.
 std::vector<render::ConfigChange> config_changes(const ConfigVersion& base,
                                                  const ConfigVersion& head) {
+  const ScannedIndex base_index = index_scanned(base);
+  const ScannedIndex head_index = index_scanned(head);
   std::vector<render::ConfigChange> out;
   auto change = [](render::ConfigChangeKind k, const model::SnapshotBuilder::SeenEntry& e) {
     return render::ConfigChange{k, kind_of_key(e.key), object_of_key(e.key), name_of_key(e.key),
@@ -236,7 +242,7 @@ std::vector<render::ConfigChange> config_changes(const ConfigVersion& base,
     } else {
       if (b->identity != h->identity) {
         out.push_back(change(render::ConfigChangeKind::changed, *h));
-        if (auto line = changed_line(base, head, h->key)) {
+        if (auto line = changed_line(base_index, head_index, h->key)) {
           out.back().loc = *line;
         }
       }
