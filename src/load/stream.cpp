@@ -243,7 +243,6 @@ std::string StreamReader::describe(const KindEntry& entry, const Field& root) co
 }
 
 void StreamReader::decode() {
-  ++m_ctx.objects;
   if (m_ctx.progress != nullptr) {
     m_ctx.progress->objects.fetch_add(1, std::memory_order_relaxed);
   }
@@ -263,6 +262,7 @@ void StreamReader::decode_checked(Field root, Object& obj) {
   if (!kind.present()) {
     if (const KindEntry* kindless = find_kindless(root)) {
       obj.description = std::string(kindless->kind);
+      ++m_ctx.objects;
       kindless->decode(root, m_ctx);
       return;
     }
@@ -272,8 +272,7 @@ void StreamReader::decode_checked(Field root, Object& obj) {
   if (entry == nullptr && kind.str().ends_with("List")) {
     Field items = root["items"];
     if (items.is_null()) {
-      --m_ctx.objects;  // an empty List written as `items: null` holds no object
-      return;
+      return;  // an empty List written as `items: null`: no object
     }
     // A top-level List with a list of items is streamed, never decoded here.
     throw InputError(items.loc(), items.is_seq()
@@ -282,6 +281,7 @@ void StreamReader::decode_checked(Field root, Object& obj) {
                                             "put its items in the outer List"
                                       : kind.str() + ": items: expected a list of objects");
   }
+  ++m_ctx.objects;  // an object, read or skipped
   if (entry == nullptr) {
     m_ctx.out.count_skipped(kind.str());
     return;
