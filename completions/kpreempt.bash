@@ -12,7 +12,7 @@ _kpreempt_commands="explain lint check matrix diff snapshot completion"
 _kpreempt_options() {
     case $1 in
         explain)
-            echo "-f= --filename= -R --recursive --pod= --workload= --pod-file= --all-pending" \
+            echo "-f= --filename= -R --recursive --pod= --workload= --pod-file= --all-pending --sequential" \
                 "--victim= --policy= --now= --set= --upstream= -o= --output= --color= -v" \
                 "--verbose --codes --cache --no-cache -h --help" ;;
         lint)

@@ -73,6 +73,7 @@ complete -c kpreempt -n $explain -l pod -x -k -a '(__kpreempt_names pods)' -d 't
 complete -c kpreempt -n $explain -l workload -x -k -a '(__kpreempt_names workloads)' -d 'a pending Kueue Workload to explain'
 complete -c kpreempt -n $explain -l pod-file -r -F -d 'a manifest not in the dump'
 complete -c kpreempt -n $explain -l all-pending -d 'explain every pending pod of the dump'
+complete -c kpreempt -n $explain -l sequential -d 'with --all-pending: in queue order, each applied'
 complete -c kpreempt -n $explain -l victim -x -k -a '(__kpreempt_names victims)' -d 'a running pod: who would evict it'
 complete -c kpreempt -n $explain -l policy -x -k -a '(__kpreempt_policies; echo all)' -d 'policy to run'
 complete -c kpreempt -n $explain -l now -x -a '(date -u +%Y-%m-%dT%H:%M:%SZ)' -d 'evaluation time, RFC 3339'

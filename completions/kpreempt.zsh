@@ -58,6 +58,7 @@ _kpreempt_explain() {
     '--workload=[a pending Kueue Workload to explain]:workload:_kpreempt_names workloads' \
     '*--pod-file=[a manifest not in the dump: what if it were submitted now]:manifest:_files' \
     '--all-pending[explain every pending pod of the dump]' \
+    '--sequential[with --all-pending: in queue order, each applied]' \
     '--victim=[a running pod: who would evict it]:pod:_kpreempt_names victims' \
     '*--policy=[policy to run]:policy:_kpreempt_policies all' \
     '--now=[evaluation time, RFC 3339]:time:' \

@@ -75,6 +75,32 @@ render::Explanation explain_one(const model::Snapshot& snap, const Subject& s,
   return e;
 }
 
+// --all-pending --sequential: every subject some policy takes, in queue order.
+int run_sequential(const ExplainOptions& o, model::Snapshot& snap,
+                   const std::vector<Subject>& subjects, model::Instant now, bool keep_verdicts,
+                   const Streams& io) {
+  const auto format = *render::parse_format(o.output);
+  std::vector<render::Explanation> items;
+  std::size_t skipped = 0;
+  for (const Subject& s : subjects) {
+    if (chosen_policies(o, snap, s, true).empty()) {
+      ++skipped;
+    } else {
+      items.push_back(render::Explanation{s.pod, s.workload, now, {}});
+    }
+  }
+  if (items.empty() && keep_verdicts == false) {
+    io.out << fmt::format("{} pending, but no chosen policy applies to any of them\n", skipped);
+    return k_exit_ok;
+  }
+  const render::Sequence seq = explain_in_sequence(o, snap, items, true, keep_verdicts);
+  print_warnings(items, io);
+  render::render_batch(format, snap, items, skipped, io.out, &seq);
+  io.out.flush();
+  release_at_exit(items);
+  return k_exit_ok;
+}
+
 }  // namespace
 
 std::vector<Subject> pending_subjects(const model::Snapshot& snap) {
@@ -162,12 +188,17 @@ int run_all_pending(const ExplainOptions& o, model::Instant now, const Streams& 
   if (!loaded) {
     return k_exit_input;
   }
-  const model::Snapshot& snap = loaded->snapshot;
+  model::Snapshot& snap = loaded->snapshot;
   std::vector<Subject> subjects = pending_subjects(snap);
   bool text = format == render::Format::text || format == render::Format::wide;
   if (subjects.empty() && text) {
     io.out << "no pending pods or workloads\n";
     return k_exit_ok;
+  }
+  if (o.sequential) {
+    const int rc = run_sequential(o, snap, subjects, now, !text, io);
+    release_at_exit(*loaded);
+    return rc;
   }
   std::ostream* progress = isatty(STDERR_FILENO) == 1 ? &io.err : nullptr;
   Batch batch = explain_subjects(o, snap, subjects, now, !text, progress);

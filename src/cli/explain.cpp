@@ -209,6 +209,32 @@ std::string skipped_note(const model::StringMap& skipped_kinds) {
                      fmt::join(kinds, ", "));
 }
 
+// Each subject on its own against the snapshot; a subject's policies decide in parallel.
+std::vector<render::Explanation> explain_each(const ExplainOptions& o, const model::Snapshot& snap,
+                                              const std::vector<Subject>& chosen,
+                                              model::Instant now) {
+  std::vector<render::Explanation> explanations;
+  const auto lines = policy::parse_upstream(o.upstream, nullptr);
+  const policy::DumpLines dump = policy::dump_lines(snap);
+  for (const Subject& s : chosen) {
+    render::Explanation e{s.pod, s.workload, now, {}};
+    // Policies are pure functions of the snapshot: each decides on its own thread.
+    std::vector<std::future<policy::Decision>> decisions;
+    for (const policy::Entry* p : chosen_policies(o, snap, s, false)) {
+      decisions.push_back(std::async(std::launch::async, [&, p, s] {
+        policy::Args args = parse_sets(o.sets, p->plugin);
+        return policy::run(*p, policy::Input{snap, s.pod, now, args, s.workload, true},
+                           policy::choose_line(*p, lines, dump));
+      }));
+    }
+    for (auto& d : decisions) {
+      e.decisions.push_back(d.get());
+    }
+    explanations.push_back(std::move(e));
+  }
+  return explanations;
+}
+
 int run_explain(const ExplainOptions& o, const Streams& io) {
   auto format = render::parse_format(o.output);
   if (o.codes) {
@@ -228,6 +254,11 @@ int run_explain(const ExplainOptions& o, const Streams& io) {
   }
   if (!o.victim.empty() && given > 0) {
     throw UsageError("--victim cannot be combined with --pod, --pod-file or --workload");
+  }
+  if (o.sequential && !o.all_pending && o.inputs.pod_files.empty()) {
+    throw UsageError(
+        "--sequential goes with --all-pending (the pods of a --pod-file are always placed in "
+        "sequence)");
   }
   if (o.all_pending) {
     return run_all_pending(o, now, io);
@@ -255,28 +286,23 @@ int run_explain(const ExplainOptions& o, const Streams& io) {
                                                       merged, merged == 1 ? "" : "s")})
            << '\n';
   }
-  const auto lines = policy::parse_upstream(o.upstream, nullptr);
-  const policy::DumpLines dump = policy::dump_lines(snap);
-  for (const Subject& s : subjects(o, *loaded)) {
-    render::Explanation e{s.pod, s.workload, now, {}};
-    // Policies are pure functions of the snapshot: each decides on its own thread.
-    std::vector<std::future<policy::Decision>> decisions;
-    for (const policy::Entry* p : chosen_policies(o, snap, s, false)) {
-      decisions.push_back(std::async(std::launch::async, [&, p, s] {
-        policy::Args args = parse_sets(o.sets, p->plugin);
-        return policy::run(*p, policy::Input{snap, s.pod, now, args, s.workload, true},
-                           policy::choose_line(*p, lines, dump));
-      }));
-    }
-    for (auto& d : decisions) {
-      e.decisions.push_back(d.get());
-    }
-    explanations.push_back(std::move(e));
-  }
-  print_warnings(explanations, io);
+  const std::vector<Subject> chosen = subjects(o, *loaded);
   render::Style style{use_color(o.color, isatty(STDOUT_FILENO) == 1) &&
                       (*format == render::Format::text || *format == render::Format::wide)};
-  render::render(*format, snap, explanations, style, io.out);
+  if (chosen.size() > 1) {
+    // A workload's pods, or several pod files: each placed after the ones before it.
+    for (const Subject& s : chosen) {
+      explanations.push_back(render::Explanation{s.pod, s.workload, now, {}});
+    }
+    const render::Sequence seq =
+        explain_in_sequence(o, loaded->snapshot, explanations, false, true);
+    print_warnings(explanations, io);
+    render::render_sequence(*format, snap, explanations, seq, style, io.out);
+  } else {
+    explanations = explain_each(o, snap, chosen, now);
+    print_warnings(explanations, io);
+    render::render(*format, snap, explanations, style, io.out);
+  }
   io.out.flush();
   release_at_exit(explanations);
   release_at_exit(*loaded);
@@ -318,11 +344,16 @@ void add_explain(CLI::App& app, const Streams& io, int& exit_code) {
       "its own against the same dump: one summary row per preemptor and policy "
       "(-o wide adds the victims; json/yaml give every explanation without its per-node "
       "verdicts)");
+  cmd->add_flag("--sequential", o->sequential,
+                "with --all-pending: decide the pending pods and workloads in queue order "
+                "(priority, then creation), each after the decisions before it took effect: "
+                "placed pods bound, victims gone");
   cmd->add_option("--victim", o->victim,
                   "a running pod, NAMESPACE/NAME: which pending pods or workloads would evict "
                   "it, and which PriorityClasses could under each policy");
   cmd->add_option("--pod-file", o->inputs.pod_files,
-                  "a Pod manifest not in the dump: what if it were submitted now")
+                  "a Pod manifest not in the dump: what if it were submitted now; a workload's "
+                  "pods are placed one after another, each after the ones before it")
       ->check(CLI::ExistingPath);
   cmd->add_option("--policy", o->policies,
                   "policy to run (repeatable); all = every policy that applies (the default)")

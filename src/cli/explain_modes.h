@@ -20,6 +20,7 @@ struct ExplainOptions {
   std::string pod;
   std::string workload;
   bool all_pending = false;
+  bool sequential = false;  // --sequential: --all-pending in queue order, each applied
   std::string victim;
   std::vector<std::string> policies;
   std::string now;
@@ -76,6 +77,13 @@ struct Batch {
 Batch explain_subjects(const ExplainOptions& o, const model::Snapshot& snap,
                        const std::vector<Subject>& subjects, model::Instant now, bool keep_verdicts,
                        std::ostream* progress);
+
+// Decides `items` in queue order (sorted in place), policy by policy, each after the decisions
+// before it took effect; appends the decisions to the items. `lenient` as chosen_policies;
+// without `keep_verdicts` the decisions drop their node verdicts, tables and details.
+render::Sequence explain_in_sequence(const ExplainOptions& o, model::Snapshot& snap,
+                                     std::vector<render::Explanation>& items, bool lenient,
+                                     bool keep_verdicts);
 
 // Policy warnings to stderr, each once.
 void print_warnings(const std::vector<render::Explanation>& explanations, const Streams& io);

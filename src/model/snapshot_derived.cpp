@@ -94,4 +94,19 @@ void Snapshot::derive() {
   m_derived = std::move(d);
 }
 
+void Snapshot::rederive_node(NodeId id) {
+  m_derived.node_facts[id] = sum_node(m_nodes[id], m_pods_on[id], m_facts);
+  // The list is ordered node by node: the node's entries are replaced where they belong.
+  std::vector<PodId>& list = m_derived.anti_affinity_pods;
+  std::erase_if(list, [&](PodId p) { return m_facts[p].node == id || m_facts[p].node == k_none; });
+  auto at = std::find_if(list.begin(), list.end(), [&](PodId p) { return m_facts[p].node > id; });
+  std::vector<PodId> here;
+  for (PodId p : m_pods_on[id]) {
+    if (!m_pods[p].required_pod_anti_affinity.empty()) {
+      here.push_back(p);
+    }
+  }
+  list.insert(at, here.begin(), here.end());
+}
+
 }  // namespace kpreempt::model

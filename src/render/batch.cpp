@@ -2,6 +2,7 @@
 // `explain --all-pending` output: one summary row per preemptor and policy, then totals; or
 // the full Explanation documents as an ExplanationList with a summary object.
 #include "render/document.h"
+#include "render/sequence.h"
 #include "render/structured.h"
 #include "render/table.h"
 
@@ -72,7 +73,7 @@ std::string outcome_counts(const std::map<policy::Outcome, std::size_t>& counts)
 
 // With one result per preemptor the counts add up to the pending count; otherwise they are
 // given per policy so no preemptor is counted twice under one label.
-std::string totals_line(const std::vector<Explanation>& all, std::size_t skipped) {
+std::string totals_line(const std::vector<Explanation>& all, std::size_t skipped, bool sequential) {
   Totals t = count(all);
   std::string line = fmt::format("{} pending: ", all.size());
   if (t.results == all.size()) {
@@ -87,6 +88,8 @@ std::string totals_line(const std::vector<Explanation>& all, std::size_t skipped
   if (skipped > 0) {
     line += fmt::format(" ({} more skipped: no chosen policy applies)", skipped);
   }
+  line += sequential ? "; in sequence, each after the ones before took effect"
+                     : "; each on its own against the same dump (--sequential: in queue order)";
   return line;
 }
 
@@ -106,7 +109,7 @@ void print_line_sources(const std::vector<Explanation>& all, std::ostream& out) 
 }
 
 void print_table(const model::Snapshot& snap, const std::vector<Explanation>& all, bool wide,
-                 std::size_t skipped, std::ostream& out) {
+                 std::size_t skipped, const Sequence* seq, std::ostream& out) {
   std::vector<std::string> header = {"POD/WORKLOAD", "POLICY", "OUTCOME", "NODE", "VICTIMS"};
   if (wide) {
     header.insert(header.begin() + 1, "PRIORITY");
@@ -131,8 +134,12 @@ void print_table(const model::Snapshot& snap, const std::vector<Explanation>& al
     }
   }
   table.print(out, 0);
-  out << '\n' << totals_line(all, skipped) << '\n';
+  out << '\n' << totals_line(all, skipped, seq != nullptr) << '\n';
   print_line_sources(all, out);
+  if (seq != nullptr) {
+    out << '\n';
+    print_sequence_summary(snap, all, *seq, false, out);
+  }
 }
 
 Json counts_json(const std::map<policy::Outcome, std::size_t>& counts) {
@@ -144,7 +151,8 @@ Json counts_json(const std::map<policy::Outcome, std::size_t>& counts) {
   return j;
 }
 
-Json summary_json(const std::vector<Explanation>& all, std::size_t skipped) {
+Json summary_json(const model::Snapshot& snap, const std::vector<Explanation>& all,
+                  std::size_t skipped, const Sequence* seq) {
   Totals t = count(all);
   Json j;
   j["pending"] = all.size();
@@ -159,15 +167,19 @@ Json summary_json(const std::vector<Explanation>& all, std::size_t skipped) {
     by.push_back(std::move(p));
   }
   j["byPolicy"] = std::move(by);
+  j["mode"] = seq == nullptr ? "independent" : "sequential";
+  if (seq != nullptr) {
+    j["sequence"] = sequence_json(snap, all, *seq);
+  }
   return j;
 }
 
 }  // namespace
 
 void render_batch(Format format, const model::Snapshot& snap, const std::vector<Explanation>& all,
-                  std::size_t skipped, std::ostream& out) {
+                  std::size_t skipped, std::ostream& out, const Sequence* seq) {
   if (format == Format::text || format == Format::wide) {
-    print_table(snap, all, format == Format::wide, skipped, out);
+    print_table(snap, all, format == Format::wide, skipped, seq, out);
     return;
   }
   Json list;
@@ -179,7 +191,7 @@ void render_batch(Format format, const model::Snapshot& snap, const std::vector<
     items.push_back(to_document(snap, {e}));
   }
   list["items"] = std::move(items);
-  list["summary"] = summary_json(all, skipped);
+  list["summary"] = summary_json(snap, all, skipped, seq);
   print_structured(list, format == Format::yaml, out);
 }
 

@@ -65,9 +65,23 @@ void compare_victims(const Expect& e, const policy::Decision& d, std::vector<std
   }
 }
 
+void compare_placements(const Expect& e, const policy::Decision& d,
+                        const std::optional<Placements>& placements,
+                        std::vector<std::string>& out) {
+  const bool placed = d.outcome != policy::Outcome::unschedulable;
+  const Placements got = placements.value_or(Placements{placed ? 1 : 0, placed ? 0 : 1});
+  if (e.placed && got.placed != *e.placed) {
+    out.push_back(fmt::format("{} placed, expected {}", got.placed, *e.placed));
+  }
+  if (e.pending && got.pending != *e.pending) {
+    out.push_back(fmt::format("{} pending, expected {}", got.pending, *e.pending));
+  }
+}
+
 }  // namespace
 
-std::vector<std::string> compare(const Expect& expect, const policy::Decision& decision) {
+std::vector<std::string> compare(const Expect& expect, const policy::Decision& decision,
+                                 const std::optional<Placements>& placements) {
   std::vector<std::string> out;
   const std::string_view outcome = policy::to_string(decision.outcome);
   if (outcome != expect.outcome) {
@@ -75,6 +89,7 @@ std::vector<std::string> compare(const Expect& expect, const policy::Decision& d
   }
   compare_node(expect, decision, out);
   compare_victims(expect, decision, out);
+  compare_placements(expect, decision, placements, out);
   return out;
 }
 

@@ -22,8 +22,8 @@ namespace fs = std::filesystem;
 constexpr std::array<std::string_view, 10> k_case_keys = {"name",      "source",  "note", "policy",
                                                           "preemptor", "now",     "args", "expect",
                                                           "cluster",   "upstream"};
-constexpr std::array<std::string_view, 6> k_expect_keys = {"outcome", "node",       "nodeOneOf",
-                                                           "victims", "notVictims", "maxVictims"};
+constexpr std::array<std::string_view, 8> k_expect_keys = {
+    "outcome", "node", "nodeOneOf", "victims", "notVictims", "maxVictims", "placed", "pending"};
 constexpr std::array<std::string_view, 4> k_preemptor_keys = {"kind", "namespace", "name",
                                                               "podFile"};
 
@@ -157,6 +157,12 @@ void read_expect(YamlReader& r, const YAML::Node& root, Scenario& s) {
   }
   if (node["maxVictims"]) {
     e.max_victims = r.count(node["maxVictims"], "expect.maxVictims");
+  }
+  if (node["placed"]) {
+    e.placed = r.count(node["placed"], "expect.placed");
+  }
+  if (node["pending"]) {
+    e.pending = r.count(node["pending"], "expect.pending");
   }
 }
 

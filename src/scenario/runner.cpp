@@ -7,6 +7,7 @@
 #include "kpreempt/policy/args.h"
 #include "kpreempt/policy/lines.h"
 #include "kpreempt/scenario/inputs.h"
+#include "kpreempt/scenario/sequence.h"
 
 #include <fmt/format.h>
 
@@ -63,9 +64,6 @@ std::string from_pod_file(const model::Snapshot& snap, const std::vector<model::
   if (total == 0) {  // load_inputs reports it; a hand-built Scenario may get here
     return fmt::format("preemptor.podFile holds {}", k_pod_file_kinds);
   }
-  if (total > 1) {
-    return fmt::format("preemptor.podFile: holds {} preemptors; a scenario takes one", total);
-  }
   if (!workloads.empty()) {
     out.workload = workloads.front();
     return {};
@@ -86,10 +84,54 @@ std::string resolve(const Scenario& s, const policy::Entry& entry, const model::
   return problem;
 }
 
+// A podFile's pods and Workloads as the items of a sequence, in queue order.
+std::vector<render::Explanation> workload_items(const model::Snapshot& snap,
+                                                const std::vector<model::ObjectRef>& pods,
+                                                const std::vector<std::uint32_t>& workloads,
+                                                model::Instant now) {
+  std::vector<render::Explanation> items;
+  for (const model::ObjectRef& ref : pods) {
+    items.push_back({*snap.find_pod(ref.namespace_, ref.name), model::k_none, now, {}});
+  }
+  for (std::uint32_t w : workloads) {
+    items.push_back({model::k_none, w, now, {}});
+  }
+  scenario::sort_queue_order(snap, items);
+  return items;
+}
+
+// The workload's decision: its outcome, every pod's victims, and a summary of the placements.
+policy::Decision workload_decision(const std::vector<render::Explanation>& items,
+                                   Placements& counts) {
+  policy::Decision out;
+  std::size_t fits = 0;
+  for (const render::Explanation& e : items) {
+    const policy::Decision& d = e.decisions.back();
+    out.policy = d.policy;
+    out.line = d.line;
+    out.victims.insert(out.victims.end(), d.victims.begin(), d.victims.end());
+    fits += d.outcome == policy::Outcome::fits ? 1 : 0;
+    if (d.outcome == policy::Outcome::unschedulable) {
+      ++counts.pending;
+      if (out.reasons.empty()) {
+        out.reasons = d.reasons;
+      }
+    } else {
+      ++counts.placed;
+    }
+  }
+  out.outcome = counts.pending > 0     ? policy::Outcome::unschedulable
+                : fits == items.size() ? policy::Outcome::fits
+                                       : policy::Outcome::preempt;
+  out.summary = fmt::format("{} pods placed in sequence: {} placed ({} fit), {} pending",
+                            items.size(), counts.placed, fits, counts.pending);
+  return out;
+}
+
 }  // namespace
 
-std::shared_ptr<const Runner::Cluster> Runner::cluster_for(const Scenario& s,
-                                                           std::vector<Diagnostic>& diags) {
+std::shared_ptr<Runner::Cluster> Runner::cluster_for(const Scenario& s,
+                                                     std::vector<Diagnostic>& diags) {
   std::vector<std::string> key = s.cluster_files;
   key.push_back("podFile:" + s.preemptor.pod_file);
   if (auto it = m_clusters.find(key); it != m_clusters.end()) {
@@ -120,21 +162,27 @@ std::shared_ptr<const Runner::Cluster> Runner::cluster_for(const Scenario& s,
 }
 
 Result Runner::run(const Scenario& s, std::vector<Diagnostic>& diags) {
-  Result r{s.name, s.case_file, s.policy, Status::error, {}, std::nullopt};
+  Result r{s.name, s.case_file, s.policy, Status::error, {}, std::nullopt, std::nullopt};
   auto cluster = cluster_for(s, diags);
   if (!cluster->snapshot) {
     r.problems.push_back(cluster->error);
     return r;
   }
-  const model::Snapshot& snap = *cluster->snapshot;
+  model::Snapshot& snap = *cluster->snapshot;
   const policy::Entry* entry = policy::find(s.policy);
   if (entry == nullptr) {  // parse_case rejects these; a hand-built Scenario may not
     r.problems.push_back(fmt::format("unknown policy \"{}\"", s.policy));
     return r;
   }
   Subject subject;
+  const bool workload = cluster->what_if_pods.size() + cluster->what_if_workloads.size() > 1 &&
+                        !s.preemptor.pod_file.empty();
   std::string problem =
-      resolve(s, *entry, snap, cluster->what_if_pods, cluster->what_if_workloads, subject);
+      workload && !cluster->what_if_workloads.empty() && !entry->takes_workloads
+          ? fmt::format("policy {} explains pods, not Kueue Workloads", entry->name)
+      : workload
+          ? std::string()
+          : resolve(s, *entry, snap, cluster->what_if_pods, cluster->what_if_workloads, subject);
   if (!problem.empty()) {
     diags.push_back({Severity::error, s.preemptor.loc, problem});
     r.problems.push_back(std::move(problem));
@@ -148,17 +196,26 @@ Result Runner::run(const Scenario& s, std::vector<Diagnostic>& diags) {
       pinned.push_back(policy::resolve_line(*entry, s.upstream, nullptr));
       pinned.back().from = fmt::format("upstream: {} ({})", s.upstream, s.case_file);
     }
-    r.decision = policy::run(
-        *entry,
-        policy::Input{snap, subject.pod, s.now.value_or(m_now), args, subject.workload, true},
-        policy::choose_line(*entry, pinned, policy::dump_lines(snap)));
+    const policy::LineChoice line = policy::choose_line(*entry, pinned, policy::dump_lines(snap));
+    const model::Instant now = s.now.value_or(m_now);
+    if (workload) {
+      std::vector<render::Explanation> items =
+          workload_items(snap, cluster->what_if_pods, cluster->what_if_workloads, now);
+      (void)decide_in_sequence(snap, SequenceRun{*entry, args, line, now, false}, items,
+                               std::vector<bool>(items.size(), true));
+      r.placements.emplace();
+      r.decision = workload_decision(items, *r.placements);
+    } else {
+      r.decision = policy::run(
+          *entry, policy::Input{snap, subject.pod, now, args, subject.workload, true}, line);
+    }
   } catch (const UsageError& e) {
     SourceLoc at = s.args_loc.file.empty() ? SourceLoc{s.case_file, 0, 0} : s.args_loc;
     diags.push_back({Severity::error, at, fmt::format("args: {}", e.what())});
     r.problems.push_back(fmt::format("args: {}", e.what()));
     return r;
   }
-  r.problems = compare(s.expect, *r.decision);
+  r.problems = compare(s.expect, *r.decision, r.placements);
   r.status = r.problems.empty() ? Status::passed : Status::failed;
   return r;
 }

@@ -40,7 +40,8 @@ TEST_CASE("all-pending prints one row per pending pod and a totals line", "[cli]
         "team-b/mid-0   default  preempt  n1    1\n"
         "team-b/small   default  fits     -     0\n"
         "\n"
-        "3 pending: 2 preempt, 1 fits\n");
+        "3 pending: 2 preempt, 1 fits; each on its own against the same dump (--sequential: in "
+        "queue order)\n");
   CHECK(r.err.empty());
 }
 
@@ -52,7 +53,8 @@ TEST_CASE("all-pending counts outcomes per policy when a preemptor has several",
   CHECK(out[2] == "team-b/urgent  toleration  preempt        n1    1");
   CHECK(out[4] == "team-b/mid-0   toleration  unschedulable  -     0");
   CHECK(out.back() ==
-        "3 pending: default 2 preempt, 1 fits; toleration 1 preempt, 1 fits, 1 unschedulable");
+        "3 pending: default 2 preempt, 1 fits; toleration 1 preempt, 1 fits, 1 unschedulable; "
+        "each on its own against the same dump (--sequential: in queue order)");
 }
 
 TEST_CASE("all-pending wide output names the victims", "[cli][batch]") {
@@ -117,7 +119,9 @@ TEST_CASE("a named policy that fits no preemptor skips it instead of failing", "
   Run r = all_pending(KPREEMPT_TESTDATA "/cli/batch/kueue-small.yaml", {"--policy", "default"});
   REQUIRE(r.code == 0);
   CHECK(r.out.find("Workload ") == std::string::npos);
-  CHECK(lines(r.out).back() == "2 pending: 2 fits (2 more skipped: no chosen policy applies)");
+  CHECK(lines(r.out).back() ==
+        "2 pending: 2 fits (2 more skipped: no chosen policy applies); each on its own against the "
+        "same dump (--sequential: in queue order)");
 }
 
 TEST_CASE("a dump without pending pods says so and succeeds", "[cli][batch]") {

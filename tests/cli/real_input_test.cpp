@@ -57,7 +57,8 @@ TEST_CASE("the Kueue documentation's manifests load and are explained as they ar
         "default/kueue-sleep-<generated>              kueue    fits           -     0\n"
         "Workload default/job-sample-job-<generated>  kueue    fits           -     0\n"
         "\n"
-        "3 pending: default 2 unschedulable; kueue 3 fits\n");
+        "3 pending: default 2 unschedulable; kueue 3 fits; each on its own against the same dump "
+        "(--sequential: in queue order)\n");
 }
 
 TEST_CASE("a Kueue doc Job with only generateName is a what-if under its made-up name",

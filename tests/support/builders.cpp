@@ -158,6 +158,11 @@ PodBuilder& PodBuilder::started(std::string_view rfc3339) {
   return *this;
 }
 
+PodBuilder& PodBuilder::created(std::string_view rfc3339) {
+  m_pod.creation_timestamp = at(rfc3339);
+  return *this;
+}
+
 PodBuilder& PodBuilder::terminating(std::string_view since) {
   m_pod.deletion_timestamp = at(since);
   return *this;

@@ -56,6 +56,7 @@ class PodBuilder {
   PodBuilder& request(std::string_view name, std::string_view q);
   PodBuilder& label(std::string key, std::string value);
   PodBuilder& started(std::string_view rfc3339);
+  PodBuilder& created(std::string_view rfc3339);  // metadata.creationTimestamp
   PodBuilder& terminating(std::string_view since = "2025-12-31T23:00:00Z");
   PodBuilder& condition(std::string type, std::string status, std::string reason = "");
   // Terminating with DisruptionTarget=True/PreemptionByScheduler, as a preempted pod is.

@@ -15,6 +15,8 @@
 namespace kpreempt::model {
 
 inline constexpr std::string_view k_kueue_queue_label = "kueue.x-k8s.io/queue-name";
+// Pods with this label form one Kueue Workload, admitted all or nothing.
+inline constexpr std::string_view k_kueue_pod_group_label = "kueue.x-k8s.io/pod-group-name";
 inline constexpr std::string_view k_kueue_priority_label = "kueue.x-k8s.io/priority-class";
 inline constexpr std::string_view k_wpc_source = "kueue.x-k8s.io/workloadpriorityclass";
 inline constexpr std::string_view k_pc_source = "scheduling.k8s.io/priorityclass";

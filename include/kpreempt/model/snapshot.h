@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-// The immutable cluster snapshot every policy and lint rule reads. Built once by the loader
-// (SnapshotBuilder), never changed afterwards: policies simulate on their own copies.
+// The cluster snapshot every policy and lint rule reads. Built once by the loader
+// (SnapshotBuilder) and immutable to them: policies simulate on their own copies. Only a
+// SnapshotEdit (snapshot_edit.h) changes one, between decisions, and undoes what it did.
 #pragma once
 
 #include "kpreempt/diag.h"
@@ -97,6 +98,7 @@ class Snapshot {
  private:
   friend class SnapshotBuilder;
   friend struct SnapshotCodec;  // the binary snapshot file reads and writes every member
+  friend class SnapshotEdit;    // applies a decision in place, with undo
 
   // Tables computed from the members above, by build() and again when a snapshot file is
   // read (never stored, so a file cannot make them disagree with the objects).
@@ -108,6 +110,8 @@ class Snapshot {
     std::vector<std::uint32_t> pdb_ids;
   };
   void derive();
+  // The tables of one node again, after SnapshotEdit changed its pods.
+  void rederive_node(NodeId id);
 
   std::vector<Node> m_nodes;
   std::vector<Pod> m_pods;

@@ -46,11 +46,46 @@ struct Style {
 void render(Format format, const model::Snapshot& snap, const std::vector<Explanation>& all,
             const Style& style, std::ostream& out);
 
+// Where one preemptor of a sequence went under one policy.
+struct SequenceStep {
+  std::size_t item = 0;  // index of its Explanation
+  policy::Outcome outcome = policy::Outcome::unschedulable;
+  // The node it runs on (fits) or was nominated to (preempt); empty while pending, and for
+  // quota-level decisions (Kueue admits to a ClusterQueue, not a node).
+  std::string node;
+  // The policy said it fits but not where: the node is kpreempt's stand-in for scoring.
+  bool node_by_score = false;
+};
+
+// One policy's run through a sequence of preemptors, each decided after the earlier ones'
+// decisions took effect.
+struct SequenceSummary {
+  std::string policy;
+  std::vector<SequenceStep> steps;  // in placement order
+  // Every victim of the run, node by node in the order nodes first lost one (quota-level
+  // victims under node "").
+  std::vector<std::pair<std::string, std::vector<model::ObjectRef>>> victims_by_node;
+};
+
+// Several preemptors placed one after another: a workload's pods, or every pending pod.
+struct Sequence {
+  std::string order;                      // how the preemptors were ordered, for people
+  std::vector<SequenceSummary> policies;  // in registry order
+  std::vector<std::string> not_modelled;  // what the sequence assumes, said with the answer
+};
+
+// `explain --pod-file` with several pods: the sequence's summary, then every explanation in
+// placement order; json/yaml print an ExplanationList with a `summary` object.
+void render_sequence(Format format, const model::Snapshot& snap,
+                     const std::vector<Explanation>& all, const Sequence& seq, const Style& style,
+                     std::ostream& out);
+
 // `explain --all-pending`: a table with one row per preemptor and policy, then totals;
 // json/yaml print a List of the Explanation documents plus a summary. `skipped` counts the
-// pending preemptors no chosen policy applies to.
+// pending preemptors no chosen policy applies to. With `seq` (--sequential) the rows follow
+// the queue order and each policy's sequence summary follows.
 void render_batch(Format format, const model::Snapshot& snap, const std::vector<Explanation>& all,
-                  std::size_t skipped, std::ostream& out);
+                  std::size_t skipped, std::ostream& out, const Sequence* seq = nullptr);
 
 // `explain --victim`: who could evict one running pod, and which priority levels could.
 struct VictimThreat {

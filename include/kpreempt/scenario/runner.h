@@ -8,6 +8,7 @@
 #include "kpreempt/policy/policy.h"
 #include "kpreempt/scenario/scenario.h"
 
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <optional>
@@ -19,6 +20,12 @@ namespace kpreempt::scenario {
 
 enum class Status { passed, failed, error };
 
+// How many preemptors of a scenario were placed (fit or preempt) and left pending.
+struct Placements {
+  std::int64_t placed = 0, pending = 0;
+};
+
+
 struct Result {
   std::string name, case_file, policy;
   Status status = Status::error;
@@ -26,10 +33,13 @@ struct Result {
   // error: why the scenario could not be evaluated.
   std::vector<std::string> problems;
   std::optional<policy::Decision> decision;  // absent on error
+  std::optional<Placements> placements;      // a podFile workload's, placed in sequence
 };
 
-// What the expectations say about a decision; empty when all hold.
-std::vector<std::string> compare(const Expect& expect, const policy::Decision& decision);
+// What the expectations say about a decision; empty when all hold. `placements` is the
+// workload's when the podFile held several pods; else the one decision counts.
+std::vector<std::string> compare(const Expect& expect, const policy::Decision& decision,
+                                 const std::optional<Placements>& placements = std::nullopt);
 
 // Runs scenarios, loading each distinct set of cluster files once.
 class Runner {
@@ -44,10 +54,11 @@ class Runner {
 
  private:
   struct Cluster;
-  std::shared_ptr<const Cluster> cluster_for(const Scenario& s, std::vector<Diagnostic>& diags);
+  std::shared_ptr<Cluster> cluster_for(const Scenario& s, std::vector<Diagnostic>& diags);
 
   model::Instant m_now;
-  std::map<std::vector<std::string>, std::shared_ptr<const Cluster>> m_clusters;
+  // A workload's sequence changes a cluster's snapshot while it runs and restores it after.
+  std::map<std::vector<std::string>, std::shared_ptr<Cluster>> m_clusters;
 };
 
 }  // namespace kpreempt::scenario

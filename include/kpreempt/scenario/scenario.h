@@ -23,7 +23,10 @@ struct Preemptor {
   SourceLoc loc;         // of the preemptor key's value, for messages
 };
 
-// expect: what must hold of the decision. Every field but outcome is optional.
+// expect: what must hold of the decision. Every field but outcome is optional. For a podFile
+// with several pods (a workload placed in sequence) the decision is the workload's: outcome
+// fits when every pod fits, preempt when every pod is placed and some preempt, unschedulable
+// when any stays pending; victims are those of all its pods.
 struct Expect {
   std::string outcome;                              // fits | preempt | unschedulable
   std::optional<std::string> node;                  // exact nominated node
@@ -31,6 +34,8 @@ struct Expect {
   std::optional<std::vector<std::string>> victims;  // exact set, "Pod/ns/name"
   std::vector<std::string> not_victims;             // none of these may be evicted
   std::optional<std::int64_t> max_victims;          // at most this many victims
+  // A podFile workload's pods placed (fit or preempt) and left pending, exact.
+  std::optional<std::int64_t> placed = std::nullopt, pending = std::nullopt;
 };
 
 struct Scenario {

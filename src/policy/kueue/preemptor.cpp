@@ -67,7 +67,7 @@ model::Workload workload_for_pod(const Input& in, const model::Pod& pod) {
 // Kueue's pod groups (pkg/controller/jobs/pod): pods labelled with one group name become a
 // single Workload named after the group once its pod-group-total-count pods exist (at once
 // with pod-group-fast-admission), with one pod set per pod role.
-constexpr std::string_view k_group_label = "kueue.x-k8s.io/pod-group-name";
+constexpr std::string_view k_group_label = model::k_kueue_pod_group_label;
 constexpr std::string_view k_group_total = "kueue.x-k8s.io/pod-group-total-count";
 constexpr std::string_view k_group_fast = "kueue.x-k8s.io/pod-group-fast-admission";
 

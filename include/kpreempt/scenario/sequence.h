@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: Apache-2.0
+// Preemptors decided one after another, each on the cluster as the earlier decisions left it:
+// the pods of a workload in the order its controller creates them, or every pending pod in
+// the scheduling queue's order.
+#pragma once
+
+#include "kpreempt/model/snapshot.h"
+#include "kpreempt/policy/lines.h"
+#include "kpreempt/policy/policy.h"
+#include "kpreempt/render/render.h"
+
+#include <string>
+#include <vector>
+
+namespace kpreempt::scenario {
+
+// One policy's run: its entry, args and line, as `explain` resolves them.
+struct SequenceRun {
+  const policy::Entry& entry;
+  const policy::Args& args;
+  policy::LineChoice line;
+  model::Instant now;
+  bool pod_verdicts = true;  // Input::pod_verdicts
+};
+
+// The scheduling queue's order: higher priority first, then the earlier queue time (creation,
+// or a Workload's requeue after eviction), then input order. Sorts `items` in place.
+void sort_queue_order(const model::Snapshot& snap, std::vector<render::Explanation>& items);
+
+// Decides every item `takes` marks with the run's policy, in order, each after the decisions
+// before it were applied to `snap`; appends each decision to its item. `snap` is as before
+// when it returns.
+render::SequenceSummary decide_in_sequence(model::Snapshot& snap, const SequenceRun& run,
+                                           std::vector<render::Explanation>& items,
+                                           const std::vector<bool>& takes);
+
+// What every sequence assumes, said with its answer.
+std::vector<std::string> sequence_assumptions();
+
+}  // namespace kpreempt::scenario

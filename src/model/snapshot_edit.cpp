@@ -1,0 +1,136 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "kpreempt/model/snapshot_edit.h"
+
+#include <algorithm>
+#include <utility>
+
+namespace kpreempt::model {
+namespace {
+
+void set_condition(Workload& w, const std::string& type, const std::string& status,
+                   const std::string& reason, Instant now) {
+  for (KueueCondition& c : w.conditions) {
+    if (c.type == type) {
+      c = {type, status, reason, now};
+      return;
+    }
+  }
+  w.conditions.push_back({type, status, reason, now});
+}
+
+}  // namespace
+
+// Restores the node's lists; its derived facts are recomputed from them.
+void SnapshotEdit::save_node(NodeId node) {
+  m_undo.emplace_back([this, node, pods = m_snap.m_pods_on[node],
+                       nominated = m_snap.m_nominated_to[node]]() mutable {
+    m_snap.m_pods_on[node] = std::move(pods);
+    m_snap.m_nominated_to[node] = std::move(nominated);
+    m_snap.rederive_node(node);
+  });
+}
+
+void SnapshotEdit::save_pod(PodId pod) {
+  m_undo.emplace_back([this, pod, old = m_snap.m_pods[pod], facts = m_snap.m_facts[pod]]() mutable {
+    m_snap.m_pods[pod] = std::move(old);
+    m_snap.m_facts[pod] = facts;
+  });
+}
+
+void SnapshotEdit::unlist(std::vector<PodId>& list, PodId pod) {
+  list.erase(std::remove(list.begin(), list.end(), pod), list.end());
+}
+
+void SnapshotEdit::clear_nomination(PodId pod) {
+  Pod& p = m_snap.m_pods[pod];
+  if (p.nominated_node_name.empty()) {
+    return;
+  }
+  if (auto node = m_snap.find_node(p.nominated_node_name)) {
+    save_node(*node);
+    unlist(m_snap.m_nominated_to[*node], pod);
+  }
+  save_pod(pod);
+  p.nominated_node_name.clear();
+}
+
+void SnapshotEdit::bind(PodId pod, NodeId node, Instant now) {
+  clear_nomination(pod);
+  // Undone newest first: the node's tables are rebuilt while the pod is still bound there.
+  save_pod(pod);
+  save_node(node);
+  Pod& p = m_snap.m_pods[pod];
+  p.node_name = m_snap.m_nodes[node].name;
+  p.phase = "Running";
+  p.start_time = now;
+  if (!p.creation_timestamp) {
+    p.creation_timestamp = now;
+  }
+  m_snap.m_facts[pod].node = node;
+  // Pods of a node are listed in input order.
+  std::vector<PodId>& on = m_snap.m_pods_on[node];
+  on.insert(std::upper_bound(on.begin(), on.end(), pod), pod);
+  m_snap.rederive_node(node);
+}
+
+void SnapshotEdit::remove(PodId pod) {
+  clear_nomination(pod);
+  save_pod(pod);
+  const NodeId node = m_snap.m_facts[pod].node;
+  if (node != k_none && !m_snap.m_pods[pod].terminal()) {
+    save_node(node);
+    unlist(m_snap.m_pods_on[node], pod);
+  }
+  // Finished pods hold nothing anywhere; every policy already leaves them out.
+  m_snap.m_pods[pod].phase = "Failed";
+  if (node != k_none) {
+    m_snap.rederive_node(node);
+  }
+}
+
+void SnapshotEdit::use_disruption(std::uint32_t pdb) {
+  PodDisruptionBudget& b = m_snap.m_pdbs[pdb];
+  m_undo.emplace_back(
+      [this, pdb, old = b.disruptions_allowed] { m_snap.m_pdbs[pdb].disruptions_allowed = old; });
+  b.disruptions_allowed = std::max(0, b.disruptions_allowed - 1);
+}
+
+void SnapshotEdit::admit(std::uint32_t workload, const std::string& cluster_queue,
+                         std::vector<KueuePodSetAssignment> assignments, Instant now) {
+  Workload& w = m_snap.m_kueue.workloads[workload];
+  m_undo.emplace_back(
+      [this, workload, old = w]() mutable { m_snap.m_kueue.workloads[workload] = std::move(old); });
+  w.admitted = true;
+  w.admission_cluster_queue = cluster_queue;
+  w.assignments = std::move(assignments);
+  set_condition(w, "QuotaReserved", "True", "QuotaReserved", now);
+  set_condition(w, "Admitted", "True", "Admitted", now);
+}
+
+std::uint32_t SnapshotEdit::add(Workload w) {
+  std::vector<Workload>& all = m_snap.m_kueue.workloads;
+  all.push_back(std::move(w));
+  m_undo.emplace_back([this] { m_snap.m_kueue.workloads.pop_back(); });
+  return static_cast<std::uint32_t>(all.size() - 1);
+}
+
+void SnapshotEdit::evict(std::uint32_t workload, Instant now) {
+  Workload& w = m_snap.m_kueue.workloads[workload];
+  m_undo.emplace_back(
+      [this, workload, old = w]() mutable { m_snap.m_kueue.workloads[workload] = std::move(old); });
+  w.admitted = false;
+  w.admission_cluster_queue.clear();
+  w.assignments.clear();
+  set_condition(w, "QuotaReserved", "False", "Preempted", now);
+  set_condition(w, "Admitted", "False", "Preempted", now);
+  set_condition(w, "Evicted", "True", "Preempted", now);
+}
+
+void SnapshotEdit::undo() {
+  while (!m_undo.empty()) {
+    m_undo.back()();
+    m_undo.pop_back();
+  }
+}
+
+}  // namespace kpreempt::model

@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: Apache-2.0
+// Decisions applied in place: the node tables follow each change, and undo restores them.
+
+#include "kpreempt/model/snapshot_edit.h"
+
+#include "support/builders.h"
+
+#include <catch2/catch.hpp>
+
+using namespace kpreempt;
+using namespace kpreempt::testing;
+
+namespace {
+
+model::PodAffinityTerm zone_term() {
+  return term(selector({{"app", "db"}}), "kubernetes.io/hostname");
+}
+
+Cluster cluster() {
+  Cluster c;
+  c.add(node("n1").cpu("4"))
+      .add(node("n2").cpu("4"))
+      .add(pod("a/x").on("n1").priority(1).cpu("1").label("app", "web"))
+      .add(pod("a/y").on("n2").priority(1).cpu("2").anti_affinity(zone_term()))
+      .add(pod("a/p").pending().priority(9).cpu("3").anti_affinity(zone_term()).nominated("n2"))
+      .add(pdb("a/web").match_label("app", "web").allowed(1));
+  return c;
+}
+
+std::vector<model::PodId> ids(std::span<const model::PodId> s) {
+  return {s.begin(), s.end()};
+}
+
+}  // namespace
+
+TEST_CASE("binding a pending pod updates its node's sums, lists and nomination", "[model][edit]") {
+  const Cluster c = cluster();
+  model::Snapshot snap = c.snapshot();
+  const model::PodId x = c.pod_id("a/x"), y = c.pod_id("a/y"), p = c.pod_id("a/p");
+  const model::NodeId n1 = *snap.find_node("n1"), n2 = *snap.find_node("n2");
+  {
+    model::SnapshotEdit edit(snap);
+    edit.bind(p, n1, at("2026-01-01T00:00:00Z"));
+    CHECK(snap.pods()[p].node_name == "n1");
+    CHECK_FALSE(snap.pods()[p].pending());
+    CHECK(snap.facts(p).node == n1);
+    CHECK(ids(snap.pods_on(n1)) == std::vector<model::PodId>{x, p});
+    CHECK(snap.node_facts(n1).requested.cpu_milli == 4000);
+    CHECK(snap.nominated_to(n2).empty());
+    // Node by node in id order: n1's new entry comes before n2's.
+    CHECK(ids(snap.pods_with_required_anti_affinity()) == std::vector<model::PodId>{p, y});
+  }
+  // The edit's end undoes it.
+  CHECK(snap.pods()[p].pending());
+  CHECK(ids(snap.pods_on(n1)) == std::vector<model::PodId>{x});
+  CHECK(snap.node_facts(n1).requested.cpu_milli == 1000);
+  CHECK(ids(snap.nominated_to(n2)) == std::vector<model::PodId>{p});
+  CHECK(ids(snap.pods_with_required_anti_affinity()) == std::vector<model::PodId>{y});
+}
+
+TEST_CASE("a removed victim frees its node and uses its budget's allowance", "[model][edit]") {
+  const Cluster c = cluster();
+  model::Snapshot snap = c.snapshot();
+  const model::PodId x = c.pod_id("a/x"), y = c.pod_id("a/y");
+  const model::NodeId n1 = *snap.find_node("n1"), n2 = *snap.find_node("n2");
+  model::SnapshotEdit edit(snap);
+  for (std::uint32_t b : snap.pdbs_of(x)) {
+    edit.use_disruption(b);
+    edit.use_disruption(b);  // never below zero
+  }
+  edit.remove(x);
+  edit.remove(y);
+  CHECK(snap.pods()[x].terminal());
+  CHECK(snap.pods_on(n1).empty());
+  CHECK(snap.node_facts(n1).requested.cpu_milli == 0);
+  CHECK(snap.node_facts(n2).requested.cpu_milli == 0);
+  CHECK(snap.pods_with_required_anti_affinity().empty());
+  CHECK(snap.pdbs()[0].disruptions_allowed == 0);
+  edit.undo();
+  CHECK(snap.pods()[x].phase == "Running");
+  CHECK(snap.node_facts(n1).requested.cpu_milli == 1000);
+  CHECK(snap.pdbs()[0].disruptions_allowed == 1);
+  CHECK(ids(snap.pods_with_required_anti_affinity()) == std::vector<model::PodId>{y});
+}
+
+TEST_CASE("a Workload admitted and evicted holds and gives back quota", "[model][edit]") {
+  model::SnapshotBuilder b;
+  model::Workload w;
+  w.namespace_ = "team-a";
+  w.name = "job-a";
+  b.kueue().workloads.push_back(w);
+  std::vector<Diagnostic> diags;
+  model::Snapshot snap = std::move(b).build(diags);
+  model::SnapshotEdit edit(snap);
+  edit.admit(0, "cq", {model::KueuePodSetAssignment{"main", {{"cpu", "default"}}, {}, 1}},
+             at("2026-01-01T00:00:00Z"));
+  CHECK(snap.kueue().workloads[0].admitted);
+  CHECK(model::condition_true(snap.kueue().workloads[0], "QuotaReserved"));
+  const std::uint32_t added = edit.add(model::Workload{});
+  CHECK(snap.kueue().workloads.size() == 2);
+  edit.evict(0, at("2026-01-01T00:01:00Z"));
+  CHECK_FALSE(snap.kueue().workloads[0].admitted);
+  CHECK(model::condition_true(snap.kueue().workloads[0], "Evicted"));
+  CHECK(added == 1);
+  edit.undo();
+  CHECK(snap.kueue().workloads.size() == 1);
+  CHECK_FALSE(snap.kueue().workloads[0].admitted);
+  CHECK(snap.kueue().workloads[0].conditions.empty());
+}
