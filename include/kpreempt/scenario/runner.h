@@ -25,7 +25,6 @@ struct Placements {
   std::int64_t placed = 0, pending = 0;
 };
 
-
 struct Result {
   std::string name, case_file, policy;
   Status status = Status::error;
