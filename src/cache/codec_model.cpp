@@ -200,7 +200,7 @@ void visit(A& a, KueuePodSetAssignment& v) {
 }
 template <class A>
 void visit(A& a, KueueCondition& v) {
-  fields<KueueCondition>(a, v.type, v.status, v.reason, v.last_transition_time);
+  fields<KueueCondition>(a, v.type, v.status, v.reason, v.last_transition_time, v.message);
 }
 template <class A>
 void visit(A& a, Workload& v) {

@@ -350,7 +350,12 @@ void add_explain(CLI::App& app, const Streams& io, int& exit_code) {
                 "placed pods bound, victims gone");
   cmd->add_option("--victim", o->victim,
                   "a running pod, NAMESPACE/NAME: which pending pods or workloads would evict "
-                  "it, and which PriorityClasses could under each policy");
+                  "it, and which PriorityClasses could under each policy; when its eviction is "
+                  "under way (terminating, or DisruptionTarget PreemptionByScheduler), the "
+                  "pending pod whose decision explains it. Also an admitted or evicted Kueue "
+                  "Workload (its preemptor found by the UID Kueue's Preempted condition names), "
+                  "or the Job or other object owning one; workload/NAMESPACE/NAME picks the "
+                  "Workload when a Pod has the same name");
   cmd->add_option("--pod-file", o->inputs.pod_files,
                   "a Pod manifest not in the dump: what if it were submitted now; a workload's "
                   "pods are placed one after another, each after the ones before it")

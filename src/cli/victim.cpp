@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // `kpreempt explain --victim NS/NAME`: which pending preemptors of the dump would evict a
-// running pod, and which priority levels could evict it under each policy's rules.
-#include "cli/explain_modes.h"
+// running pod or an admitted Kueue Workload, which priority levels could evict a pod under each
+// policy's rules, and, when its eviction is already under way, whose decision explains it.
+#include "cli/victim.h"
 
 #include "kpreempt/exit_code.h"
 #include "kpreempt/policy/policy.h"
@@ -10,46 +11,175 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 
 namespace kpreempt::cli {
 namespace {
 
-model::PodId find_victim(const model::Snapshot& snap, const std::string& ref) {
-  auto [ns, name] = split_ref(ref, "--victim");
-  auto id = snap.find_pod(ns, name);
-  if (!id) {
-    std::string hint = closest_pod(snap, ns, name);
-    throw UsageError(fmt::format("no Pod {}/{} in the input{}", ns, name,
-                                 hint.empty() ? "" : "; did you mean " + hint + "?"));
-  }
-  const model::Pod& pod = snap.pods()[*id];
-  if (pod.terminal()) {
-    throw UsageError(fmt::format("Pod {}/{} has finished (phase {}); nothing can preempt it", ns,
-                                 name, pod.phase));
-  }
-  if (pod.node_name.empty()) {
-    throw UsageError(
-        fmt::format("Pod {}/{} is pending; use --pod to explain it as a preemptor", ns, name));
-  }
-  return *id;
+// What --victim resolved to: a pod, or a Workload named itself or through the object owning it.
+struct Resolved {
+  model::PodId pod = model::k_none;
+  std::uint32_t workload = model::k_none;
+  std::vector<std::string> notes;
+};
+
+bool iequals(std::string_view a, std::string_view b) {
+  return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](char x, char y) {
+    return std::tolower(static_cast<unsigned char>(x)) ==
+           std::tolower(static_cast<unsigned char>(y));
+  });
 }
 
-// The policies the report covers: those --policy names, or all that apply to this pod.
-std::vector<const policy::Entry*> report_policies(const ExplainOptions& o,
-                                                  const model::Snapshot& snap,
-                                                  model::PodId victim) {
-  return chosen_policies(o, snap, Subject{victim, model::k_none}, false);
+// "workload/NS/NAME" asks for the Workload where a Pod of the same name would win.
+bool strip_workload_kind(std::string& ref) {
+  const auto slash = ref.find('/');
+  if (slash == std::string::npos || std::count(ref.begin(), ref.end(), '/') != 2) {
+    return false;
+  }
+  const std::string_view kind(ref.data(), slash);
+  if (!iequals(kind, "workload") && !iequals(kind, "workloads")) {
+    return false;
+  }
+  ref.erase(0, slash + 1);
+  return true;
+}
+
+// The object a Workload was made for: its controller owner, or the object kpreempt derived it
+// from.
+const model::ObjectRef* source_of(const model::Workload& w) {
+  return w.owner ? &*w.owner : w.derived_from ? &*w.derived_from : nullptr;
+}
+
+// Workloads of the object ns/name (a Job, JobSet, RayJob...), those under way first, then the
+// admitted ones, each in input order.
+std::vector<std::uint32_t> owned_workloads(const model::Snapshot& snap, const std::string& ns,
+                                           const std::string& name) {
+  std::vector<std::uint32_t> out;
+  const auto& workloads = snap.kueue().workloads;
+  for (std::uint32_t id = 0; id < workloads.size(); ++id) {
+    const model::ObjectRef* src = source_of(workloads[id]);
+    if (src != nullptr && src->namespace_ == ns && src->name == name && !workloads[id].what_if) {
+      out.push_back(id);
+    }
+  }
+  auto rank = [&](std::uint32_t id) {
+    const model::Workload& w = workloads[id];
+    return eviction_under_way(w) ? 0 : w.admitted ? 1 : 2;
+  };
+  std::stable_sort(out.begin(), out.end(),
+                   [&](std::uint32_t a, std::uint32_t b) { return rank(a) < rank(b); });
+  return out;
+}
+
+// The closest pod (unless `workload_only`), Workload or Workload owner to ns/name, for "did
+// you mean" (empty: none).
+std::string closest_victim(const model::Snapshot& snap, const std::string& ns,
+                           const std::string& name, bool workload_only) {
+  const std::string wanted = ns + "/" + name;
+  std::string best = workload_only ? std::string() : closest_pod(snap, ns, name);
+  std::size_t best_distance =
+      best.empty() ? std::max<std::size_t>(3, wanted.size() / 3) + 1 : edit_distance(wanted, best);
+  auto consider = [&](std::string candidate) {
+    const std::size_t d = edit_distance(wanted, candidate);
+    if (d < best_distance) {
+      best_distance = d;
+      best = std::move(candidate);
+    }
+  };
+  for (const model::Workload& w : snap.kueue().workloads) {
+    consider(w.namespace_ + "/" + w.name);
+    if (const model::ObjectRef* src = source_of(w)) {
+      consider(src->namespace_ + "/" + src->name);
+    }
+  }
+  return best;
+}
+
+void check_pod(const model::Snapshot& snap, model::PodId id) {
+  const model::Pod& pod = snap.pods()[id];
+  // A Job's pod the scheduler preempted may be Failed while its finalizer holds it.
+  if (pod.terminal() && preemption_condition(pod) == nullptr) {
+    throw UsageError(fmt::format("Pod {}/{} has finished (phase {}); nothing can preempt it",
+                                 pod.namespace_, pod.name, pod.phase));
+  }
+  if (pod.node_name.empty()) {
+    throw UsageError(fmt::format("Pod {}/{} is pending; use --pod to explain it as a preemptor",
+                                 pod.namespace_, pod.name));
+  }
+}
+
+void check_workload(const model::Workload& w) {
+  if (eviction_under_way(w)) {
+    return;
+  }
+  if (model::condition_true(w, "Finished")) {
+    throw UsageError(
+        fmt::format("Workload {}/{} has finished; nothing can preempt it", w.namespace_, w.name));
+  }
+  if (!w.admitted) {
+    throw UsageError(
+        fmt::format("Workload {}/{} is pending; use --workload to explain it as a preemptor",
+                    w.namespace_, w.name));
+  }
+}
+
+// Pods first, then Workloads, then the objects Workloads were made for.
+Resolved find_victim(const model::Snapshot& snap, std::string text) {
+  const bool workload_only = strip_workload_kind(text);
+  auto [ns, name] = split_ref(text, "--victim");
+  const auto& workloads = snap.kueue().workloads;
+  Resolved r;
+  const std::optional<std::uint32_t> workload = model::find_workload(snap.kueue(), ns, name);
+  if (!workload_only) {
+    if (auto id = snap.find_pod(ns, name)) {
+      check_pod(snap, *id);
+      r.pod = *id;
+      if (workload) {
+        r.notes.push_back(
+            fmt::format("a Workload {}/{} exists too: --victim workload/{}/{} reports on it", ns,
+                        name, ns, name));
+      }
+      return r;
+    }
+  }
+  if (workload) {
+    check_workload(workloads[*workload]);
+    r.workload = *workload;
+    return r;
+  }
+  const std::vector<std::uint32_t> owned = owned_workloads(snap, ns, name);
+  if (owned.empty()) {
+    // A dump without Workloads can only have meant a pod.
+    const std::string tried = workload_only ? "no Workload"
+                              : snap.kueue().workloads.empty()
+                                  ? "no Pod"
+                                  : "no Pod, Workload or object owning a Workload";
+    const std::string hint = closest_victim(snap, ns, name, workload_only);
+    throw UsageError(fmt::format(
+        "{} {}/{} in the input{}", tried, ns, name,
+        hint.empty()
+            ? ""
+            : fmt::format("; did you mean {}{}?", workload_only ? "workload/" : "", hint)));
+  }
+  const model::Workload& w = workloads[owned.front()];
+  check_workload(w);
+  r.workload = owned.front();
+  for (std::size_t i = 1; i < owned.size(); ++i) {
+    const model::Workload& other = workloads[owned[i]];
+    r.notes.push_back(fmt::format("{} {}/{} also owns Workload {}/{}", source_of(w)->kind, ns, name,
+                                  other.namespace_, other.name));
+  }
+  return r;
 }
 
 // Pending preemptors whose decision lists the victim, in preemptor then policy order.
 std::vector<render::VictimThreat> threats(const std::vector<render::Explanation>& all,
-                                          const model::Pod& victim) {
+                                          const model::ObjectRef& victim) {
   std::vector<render::VictimThreat> out;
   for (const auto& e : all) {
     for (const auto& d : e.decisions) {
       for (const auto& v : d.victims) {
-        if (v.ref.kind == "Pod" && v.ref.namespace_ == victim.namespace_ &&
-            v.ref.name == victim.name) {
+        if (v.ref == victim) {
           out.push_back({e.preemptor, e.workload, d.policy, v.node, v.reason});
         }
       }
@@ -85,6 +215,15 @@ void add_levels(render::VictimReport& r, const model::Snapshot& snap,
                    [](const auto& a, const auto& b) { return a.value > b.value; });
 }
 
+// A Workload's threats depend on quota, never on its PriorityClass alone.
+void add_workload_notes(render::VictimReport& r, const ExplainOptions& o,
+                        const model::Snapshot& snap) {
+  for (const policy::Entry* p :
+       chosen_policies(o, snap, Subject{model::k_none, r.victim_workload}, true)) {
+    r.uncharacterised.emplace_back(p->name, "depends on quota: see explain --workload");
+  }
+}
+
 }  // namespace
 
 int run_victim(const ExplainOptions& o, model::Instant now, const Streams& io) {
@@ -95,14 +234,30 @@ int run_victim(const ExplainOptions& o, model::Instant now, const Streams& io) {
   }
   const model::Snapshot& snap = loaded->snapshot;
   render::VictimReport r;
-  r.victim = find_victim(snap, o.victim);
+  Resolved victim = find_victim(snap, o.victim);
+  r.victim = victim.pod;
+  r.victim_workload = victim.workload;
+  r.notes = std::move(victim.notes);
   r.now = now;
   std::ostream* progress = isatty(STDERR_FILENO) == 1 ? &io.err : nullptr;
   Batch batch = explain_subjects(o, snap, pending_subjects(snap), now, false, progress);
   print_warnings(batch.explanations, io);
   r.pending = batch.explanations.size();
-  r.threats = threats(batch.explanations, snap.pods()[r.victim]);
-  add_levels(r, snap, report_policies(o, snap, r.victim));
+  model::ObjectRef ref;
+  if (r.victim != model::k_none) {
+    const model::Pod& pod = snap.pods()[r.victim];
+    ref = {"Pod", pod.namespace_, pod.name};
+  } else {
+    const model::Workload& w = snap.kueue().workloads[r.victim_workload];
+    ref = {"Workload", w.namespace_, w.name};
+  }
+  r.threats = threats(batch.explanations, ref);
+  add_under_way(o, snap, batch, r);
+  if (r.victim != model::k_none) {
+    add_levels(r, snap, chosen_policies(o, snap, Subject{r.victim, model::k_none}, false));
+  } else {
+    add_workload_notes(r, o, snap);
+  }
   render::render_victim_report(format, snap, r, io.out);
   io.out.flush();
   release_at_exit(batch);

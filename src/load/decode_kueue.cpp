@@ -205,8 +205,11 @@ void decode_admission(const Field& status, model::Workload& w) {
                                                          a["count"].opt_int32()});
   });
   status["conditions"].each_item([&](const Field& c) {
-    w.conditions.push_back(model::KueueCondition{
-        c["type"].str(), c["status"].str(), c["reason"].str(), c["lastTransitionTime"].time()});
+    std::string type = c["type"].str();
+    std::string message = type == "Evicted" || type == "Preempted" ? c["message"].str() : "";
+    w.conditions.push_back(model::KueueCondition{std::move(type), c["status"].str(),
+                                                 c["reason"].str(), c["lastTransitionTime"].time(),
+                                                 std::move(message)});
   });
   status["reclaimablePods"].each_item([&](const Field& r) {
     w.reclaimable_pods.emplace_back(r["name"].str(), r["count"].int32());

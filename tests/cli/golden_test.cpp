@@ -132,10 +132,15 @@ TEST_CASE("every policy's cases print their expected JSON byte for byte", "[cli]
   }
 }
 
+// Folders of other fixtures (victim-under-way: dumps for explain --victim) hold no case.yaml.
 TEST_CASE("every explain case folder belongs to a registered policy", "[cli][golden]") {
   for (const auto& e : fs::directory_iterator(fs::path(KPREEMPT_TESTDATA) / "explain")) {
     INFO(e.path().filename().string());
-    CHECK(kpreempt::policy::find(e.path().filename().string()) != nullptr);
+    bool cases = false;
+    for (const auto& f : fs::recursive_directory_iterator(e.path())) {
+      cases = cases || f.path().filename() == "case.yaml";
+    }
+    CHECK((!cases || kpreempt::policy::find(e.path().filename().string()) != nullptr));
   }
 }
 

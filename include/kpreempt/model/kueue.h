@@ -127,6 +127,9 @@ struct KueuePodSetAssignment {
 struct KueueCondition {
   std::string type, status, reason;
   std::optional<Instant> last_transition_time;
+  // Kept for Evicted and Preempted only: `explain --victim` quotes them, and the preemption
+  // message names the preemptor's UID. Empty for every other type.
+  std::string message;
 };
 
 struct Workload {

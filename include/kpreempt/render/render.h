@@ -109,8 +109,58 @@ struct PriorityLevel {
   std::vector<PolicyLevelVerdict> verdicts;  // one per characterised policy, in registry order
 };
 
+// A condition of the victim that says its eviction is under way, quoted as written.
+struct QuotedCondition {
+  std::string type, status, reason;
+  std::string message;               // Kueue conditions only; empty for a pod's
+  std::optional<model::Instant> at;  // lastTransitionTime
+};
+
+// Where one policy's decision for an explaining preemptor stands towards the victim: it
+// lists the victim, it waits for the victim to leave, or neither.
+enum class Stance : std::uint8_t { lists, waits, neither };
+
+struct PolicyStance {
+  std::string policy;
+  Stance stance = Stance::neither;
+  // lists: the victim's reason in the decision; waits: the reason it waits (e.g.
+  // waiting-for-victims:NODE); neither: the decision's first reason, if any.
+  std::optional<policy::Reason> reason;
+  policy::Outcome outcome = policy::Outcome::unschedulable;
+};
+
+// A preemptor whose decision accounts for an eviction under way.
+struct Explainer {
+  model::PodId pod = model::k_none;  // k_none for a Kueue Workload
+  std::uint32_t workload = model::k_none;
+  enum class State : std::uint8_t { pending, admitted, finished, bound } state = State::pending;
+  // Found by node, priority and time alone (a bound pod that started after the eviction, a
+  // Workload that reserved quota after it), not by a nomination or a UID the victim names.
+  bool inferred = false;
+  std::vector<PolicyStance> stances;       // pending preemptors: one per policy run
+  std::optional<Explanation> explanation;  // pending preemptors: their decisions
+};
+
+// An eviction already under way: a terminating pod, a pod the scheduler marked with
+// DisruptionTarget/PreemptionByScheduler, or a Kueue Workload evicted or preempted.
+struct EvictionUnderWay {
+  std::optional<model::Instant> deletion_timestamp;  // pods only
+  std::vector<QuotedCondition> conditions;           // DisruptionTarget; or Evicted and Preempted
+  std::string preemptor_uid, preemptor_job_uid;      // as a Kueue preemption message names them
+  std::vector<Explainer> explained_by;               // empty: no preemptor explains it
+  // When no preemptor explains it, what was checked, one clause each.
+  std::vector<std::string> checked;
+  // Then, found by time: who probably preempted it (each Explainer::inferred), and what
+  // that search looked at.
+  std::vector<Explainer> likely;
+  std::string likely_search;
+};
+
 struct VictimReport {
-  model::PodId victim = model::k_none;
+  model::PodId victim = model::k_none;  // k_none when the victim is a Kueue Workload
+  std::uint32_t victim_workload = model::k_none;
+  std::vector<std::string> notes;  // about the choice of victim (a Workload of the same name)
+  std::optional<EvictionUnderWay> under_way;
   model::Instant now;
   std::size_t pending = 0;            // pending preemptors explained
   std::vector<VictimThreat> threats;  // in input order of the preemptors, then policy order
