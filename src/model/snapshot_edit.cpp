@@ -11,11 +11,11 @@ void set_condition(Workload& w, const std::string& type, const std::string& stat
                    const std::string& reason, Instant now) {
   for (KueueCondition& c : w.conditions) {
     if (c.type == type) {
-      c = {type, status, reason, now};
+      c = {type, status, reason, now, {}};
       return;
     }
   }
-  w.conditions.push_back({type, status, reason, now});
+  w.conditions.push_back({type, status, reason, now, {}});
 }
 
 }  // namespace
