@@ -93,7 +93,7 @@ int run_sequential(const ExplainOptions& o, model::Snapshot& snap,
     io.out << fmt::format("{} pending, but no chosen policy applies to any of them\n", skipped);
     return k_exit_ok;
   }
-  const render::Sequence seq = explain_in_sequence(o, snap, items, true, keep_verdicts);
+  const render::Sequence seq = explain_in_sequence(o, snap, items, true, false, keep_verdicts);
   print_warnings(items, io);
   render::render_batch(format, snap, items, skipped, io.out, &seq);
   io.out.flush();

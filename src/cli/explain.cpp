@@ -295,7 +295,7 @@ int run_explain(const ExplainOptions& o, const Streams& io) {
       explanations.push_back(render::Explanation{s.pod, s.workload, now, {}});
     }
     const render::Sequence seq =
-        explain_in_sequence(o, loaded->snapshot, explanations, false, true);
+        explain_in_sequence(o, loaded->snapshot, explanations, false, true, true);
     print_warnings(explanations, io);
     render::render_sequence(*format, snap, explanations, seq, style, io.out);
   } else {

@@ -80,10 +80,11 @@ Batch explain_subjects(const ExplainOptions& o, const model::Snapshot& snap,
 
 // Decides `items` in queue order (sorted in place), policy by policy, each after the decisions
 // before it took effect; appends the decisions to the items. `lenient` as chosen_policies;
-// without `keep_verdicts` the decisions drop their node verdicts, tables and details.
+// without `node_verdicts` the decisions drop their per-node verdicts (a batch over a big
+// cluster), without `keep_details` their tables and details.
 render::Sequence explain_in_sequence(const ExplainOptions& o, model::Snapshot& snap,
                                      std::vector<render::Explanation>& items, bool lenient,
-                                     bool keep_verdicts);
+                                     bool node_verdicts, bool keep_details);
 
 // Policy warnings to stderr, each once.
 void print_warnings(const std::vector<render::Explanation>& explanations, const Streams& io);

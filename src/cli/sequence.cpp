@@ -13,7 +13,7 @@ namespace kpreempt::cli {
 
 render::Sequence explain_in_sequence(const ExplainOptions& o, model::Snapshot& snap,
                                      std::vector<render::Explanation>& items, bool lenient,
-                                     bool keep_verdicts) {
+                                     bool node_verdicts, bool keep_details) {
   scenario::sort_queue_order(snap, items);
   std::vector<std::vector<const policy::Entry*>> chosen;
   for (const render::Explanation& e : items) {
@@ -38,10 +38,10 @@ render::Sequence explain_in_sequence(const ExplainOptions& o, model::Snapshot& s
     const policy::Args args = parse_sets(o.sets, entry.plugin);
     const scenario::SequenceRun run{entry, args, policy::choose_line(entry, flags, dump),
                                     items.empty() ? model::Instant{} : items.front().now,
-                                    keep_verdicts};
+                                    node_verdicts};
     seq.policies.push_back(scenario::decide_in_sequence(snap, run, items, takes));
   }
-  if (!keep_verdicts) {
+  if (!keep_details) {
     for (render::Explanation& e : items) {
       for (policy::Decision& d : e.decisions) {
         d.tables = {};
