@@ -122,7 +122,8 @@ void raise_request(model::ResourceList& requests, const std::string& resource,
 // Deployments, ReplicaSets, StatefulSets and CronJobs: with derive_pods, the pods their
 // controller would create; otherwise counted as skipped (decode_controllers.cpp).
 void decode_controller(const Field& root, DecodeContext& ctx);
-// DaemonSets: read only for the scheduler images of a dump; otherwise counted as skipped.
+// DaemonSets: with derive_pods, a model::DaemonSet the snapshot build makes into a pod per
+// node; in a dump, read only for the scheduler images, otherwise counted as skipped.
 void decode_daemon_set(const Field& root, DecodeContext& ctx);
 // Notes the containers of `pod_spec` (a Pod's spec or a template's) that run a scheduler
 // kpreempt mirrors, as model::SchedulerImage of `owner`; `labels` are the pod's. Dump input

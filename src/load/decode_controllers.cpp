@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 // Workload controllers given as what-if input: the pending pods a Deployment, ReplicaSet,
-// StatefulSet, Job or CronJob would create. The pod template is decoded once by the Pod decoder
-// and copied, so a bad template field is reported once, at its own line, with its full path.
-// Counts and names follow kubernetes/kubernetes pkg/controller/{deployment,replicaset,
-// statefulset,job,cronjob} (release-1.34); random name parts are replaced by "what-if".
+// StatefulSet, Job or CronJob would create. A DaemonSet's pods depend on the nodes: it is kept
+// for the snapshot build, which makes them (model::expand_daemon_sets). The pod template is
+// decoded once by the Pod decoder and copied, so a bad template field is reported once, at its
+// own line, with its full path. Counts and names follow kubernetes/kubernetes
+// pkg/controller/{deployment,replicaset,statefulset,job,cronjob,daemon} (release-1.34); random
+// name parts are replaced by "what-if".
 #include "load/decode.h"
 
+#include "kpreempt/model/daemon_set.h"
 #include "kpreempt/model/kueue.h"
 
 #include <fmt/format.h>
@@ -81,27 +84,35 @@ std::int32_t replica_count(const Field& f) {
   return n;
 }
 
-// Decodes `tmpl` (metadata + spec, like a Pod) and adds `count` copies as pending pods.
-void add_pods(const Field& tmpl, const Manifest& m, const Derived& d, std::int32_t count,
-              const Field& count_at, DecodeContext& ctx) {
+// The pod template at `tmpl` (metadata + spec, like a Pod) as the pending pod a controller
+// named by `owner` creates in namespace `ns`, but for its name.
+model::Pod template_pod(const Field& tmpl, const std::string& ns, model::OwnerReference owner) {
   if (!tmpl.present()) {
     tmpl.fail("required field is missing");
   }
-  if (count > k_max_derived_pods) {
+  model::Pod proto = decode_pod_fields(tmpl);
+  proto.namespace_ = ns;
+  proto.uid.clear();
+  proto.owners = {std::move(owner)};
+  proto.creation_timestamp.reset();
+  proto.deletion_timestamp.reset();
+  proto.phase = "Pending";
+  return proto;
+}
+
+// Decodes `tmpl` and adds `count` copies as pending pods.
+void add_pods(const Field& tmpl, const Manifest& m, const Derived& d, std::int32_t count,
+              const Field& count_at, DecodeContext& ctx) {
+  if (tmpl.present() && count > k_max_derived_pods) {
     count_at.fail(fmt::format("would create {} pods; at most {} are derived from one manifest",
                               count, k_max_derived_pods));
   }
-  model::Pod proto = decode_pod_fields(tmpl);
+  model::Pod proto =
+      template_pod(tmpl, m.ns, model::OwnerReference{d.owner_kind, d.owner_name, "", true});
   if (count == 0) {
     warn(ctx, m, count_at, "no pods to create; nothing to explain");
     return;
   }
-  proto.namespace_ = m.ns;
-  proto.uid.clear();
-  proto.owners = {model::OwnerReference{d.owner_kind, d.owner_name, "", true}};
-  proto.creation_timestamp.reset();
-  proto.deletion_timestamp.reset();
-  proto.phase = "Pending";
   if (!d.kueue_queue.empty()) {
     set_entry(proto.labels, model::k_kueue_queue_label, d.kueue_queue);
   }
@@ -223,9 +234,19 @@ void decode_controller(const Field& root, DecodeContext& ctx) {
 }
 
 void decode_daemon_set(const Field& root, DecodeContext& ctx) {
-  if (!record_template_images(root, "DaemonSet", ctx)) {
-    ctx.out.count_skipped("DaemonSet");
+  if (!ctx.derive_pods) {
+    if (!record_template_images(root, "DaemonSet", ctx)) {
+      ctx.out.count_skipped("DaemonSet");
+    }
+    return;
   }
+  // Its pods depend on the nodes, which may come later: the snapshot build makes them.
+  std::string name = object_name(root);
+  std::string ns = object_namespace(root);
+  Field tmpl = root["spec"]["template"];
+  model::Pod proto = template_pod(tmpl, ns, model::OwnerReference{"DaemonSet", name, "", true});
+  model::add_daemon_tolerations(proto, tmpl["spec"]["hostNetwork"].boolean());
+  ctx.out.add(model::DaemonSet{std::move(ns), std::move(name), std::move(proto), root.loc()});
 }
 
 void decode_batch_job(const Field& root, DecodeContext& ctx) {

@@ -476,9 +476,19 @@ void drop_derived_duplicates(KueueObjects& kueue) {
 
 }  // namespace
 
-Snapshot SnapshotBuilder::build(std::vector<Diagnostic>& diags) && {
+Snapshot SnapshotBuilder::build(std::vector<Diagnostic>& diags, std::vector<ObjectRef>* made) && {
   Snapshot& s = m_snap;
   normalize_all(s.m_nodes, s.m_pods, s.m_pdbs, s.m_classes, s.m_scheduler_config);
+  // Before the duplicate check, which then reports a made pod whose name is taken.
+  for (DaemonSet& d : m_daemon_sets) {
+    normalize(d.pod);
+  }
+  std::vector<ObjectRef> daemon_pods =
+      expand_daemon_sets(m_daemon_sets, s.m_nodes, s.m_pods, diags);
+  m_daemon_sets.clear();
+  if (made != nullptr) {
+    made->insert(made->end(), daemon_pods.begin(), daemon_pods.end());
+  }
   drop_all_duplicates(s.m_nodes, s.m_classes, s.m_pods, s.m_pdbs, diags);
   check_class_values(s.m_classes, diags);
   s.m_koordinator.check_quota_parents(diags);

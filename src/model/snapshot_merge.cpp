@@ -110,6 +110,7 @@ void SnapshotBuilder::append(SnapshotBuilder&& later) {
   append_all(to.m_koordinator.quotas, from.m_koordinator.quotas);
   append_all(to.m_koordinator.pod_groups, from.m_koordinator.pod_groups);
   append_all(to.m_scheduler_images, from.m_scheduler_images);
+  append_all(m_daemon_sets, later.m_daemon_sets);
   add_counts(to.m_skipped, from.m_skipped);
   to.m_merged += from.m_merged;
   m_seen.merge(later.m_seen);
@@ -162,6 +163,10 @@ void SnapshotBuilder::shift_lines(const std::string& file, std::uint32_t delta) 
   shift.each(s.m_koordinator.quotas);
   shift.each(s.m_koordinator.pod_groups);
   shift.each(s.m_scheduler_images);
+  for (DaemonSet& d : m_daemon_sets) {
+    shift(d.loc);
+    shift(d.pod.loc);
+  }
 }
 
 }  // namespace kpreempt::model

@@ -27,7 +27,8 @@ std::vector<std::uint32_t> workloads_from(const model::Snapshot& snap,
   return ids;
 }
 
-// Pod files: controllers become the pods they would create.
+// Pod files: controllers become the pods they would create (a DaemonSet's when the snapshot
+// is built, which appends them to what_if_pods).
 load::LoadOptions pod_file_opts(load::LoadOptions opts) {
   opts.derive_pods = true;
   return opts;
@@ -46,7 +47,7 @@ void load_plain(const InputSpec& in, const load::LoadOptions& opts, LoadedInputs
   for (const auto& path : in.pod_files) {
     load::load_path(path, pod_file_opts(opts), builder, diags, &loaded.what_if_pods);
   }
-  loaded.snapshot = std::move(builder).build(diags);
+  loaded.snapshot = std::move(builder).build(diags, &loaded.what_if_pods);
 }
 
 // The -f inputs come from the cache or a snapshot file; pod-file objects are added to that
@@ -70,7 +71,7 @@ void load_over_snapshot(const InputSpec& in, const cache::LoadPlan& plan,
       // build() over a snapshot that already dropped bad objects would not report them again.
       diags.insert(diags.end(), base.build_diags.begin(), base.build_diags.end());
     } else {
-      loaded.snapshot = std::move(builder).build(diags);
+      loaded.snapshot = std::move(builder).build(diags, &loaded.what_if_pods);
     }
   }
   diags.insert(diags.end(), notes.begin(), notes.end());

@@ -4,7 +4,10 @@
 #include "support/text.h"
 
 #include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
 
+#include <filesystem>
+#include <fstream>
 #include <string>
 
 namespace {
@@ -123,4 +126,91 @@ TEST_CASE("a pod group short of its total count gets no Workload yet", "[manifes
   // Both pods' explanations, and the sequence summary's first pending pod.
   CHECK(kpreempt::test::occurrences(r.out, "pod group team-a/sample-group has 2 of its 3 pods") ==
         3);
+}
+
+TEST_CASE("a DaemonSet in --pod-file is a pod on each node it would run on, preempting there only",
+          "[manifest][daemonset]") {
+  const std::string args =
+      "explain -f testdata/cli/daemonset/cluster.yaml --now 2026-03-02T10:00:00Z --policy default "
+      "--pod-file testdata/cli/daemonset/node-exporter.yaml";
+  Run r = kpreempt::test::run_binary(args + " -o json", false);
+  INFO(r.out);
+  REQUIRE(r.code == 0);
+  const nlohmann::json doc = nlohmann::json::parse(r.out);
+  std::vector<std::string> names;
+  for (const nlohmann::json& item : doc["items"]) {
+    names.push_back(item["preemptor"]["name"].get<std::string>());
+  }
+  // gpu-1's taint is not tolerated; the control-plane taint is.
+  CHECK(names == std::vector<std::string>{"node-exporter-what-if-cp-1",
+                                          "node-exporter-what-if-worker-1",
+                                          "node-exporter-what-if-worker-2"});
+  for (const nlohmann::json& item : doc["items"]) {
+    const std::string name = item["preemptor"]["name"].get<std::string>();
+    INFO(name);
+    CHECK(item["preemptor"]["namespace"] == "monitoring");
+    CHECK(item["preemptor"]["priority"] == 2000001000);
+    const nlohmann::json& result = item["results"][0];
+    if (name != "node-exporter-what-if-worker-2") {
+      CHECK(result["outcome"] == "fits");
+      CHECK(result["victims"].empty());
+      continue;
+    }
+    // worker-2 is full of batch pods, and so is gpu-1: the pod pinned to worker-2 evicts there.
+    CHECK(result["outcome"] == "preempt");
+    CHECK(result["node"] == "worker-2");
+    REQUIRE_FALSE(result["victims"].empty());
+    for (const nlohmann::json& v : result["victims"]) {
+      CHECK(v["node"] == "worker-2");
+      CHECK(v["namespace"] == "data");
+    }
+    for (const nlohmann::json& n : result["nodes"]) {
+      if (n["name"] != "worker-2") {
+        CHECK(n["code"] == "prefilter-excluded:NodeAffinity");
+      }
+    }
+  }
+  Run text = kpreempt::test::run_binary(args, true);
+  CHECK(text.code == 0);
+  CHECK(kpreempt::test::occurrences(text.out, "what-if-gpu-1") == 0);
+  CHECK(kpreempt::test::occurrences(text.out, "warning") == 0);
+}
+
+TEST_CASE("a DaemonSet over a snapshot file makes the same pods", "[manifest][daemonset]") {
+  const auto kps = std::filesystem::temp_directory_path() / "kpreempt-daemonset-cluster.kps";
+  Run made = kpreempt::test::run_binary(
+      "snapshot -f testdata/cli/daemonset/cluster.yaml -o " + kps.string(), true);
+  REQUIRE(made.code == 0);
+  Run r = kpreempt::test::run_binary("explain -f " + kps.string() +
+                                         " --now 2026-03-02T10:00:00Z --policy default -o wide "
+                                         "--pod-file testdata/cli/daemonset/node-exporter.yaml",
+                                     true);
+  std::filesystem::remove(kps);
+  INFO(r.out);
+  REQUIRE(r.code == 0);
+  CHECK(kpreempt::test::occurrences(r.out, "Pod monitoring/node-exporter-what-if-") == 3);
+  CHECK(kpreempt::test::occurrences(r.out, "outcome   preempt on worker-2") == 1);
+}
+
+TEST_CASE("a DaemonSet no node would run is a warning, and the pod file holds no preemptor",
+          "[manifest][daemonset]") {
+  const auto path = std::filesystem::temp_directory_path() / "kpreempt-daemonset-nowhere.yaml";
+  {
+    std::ofstream out(path);
+    out << "apiVersion: apps/v1\nkind: DaemonSet\nmetadata: {name: agent, namespace: ops}\n"
+           "spec:\n  template:\n    spec:\n      nodeSelector: {pool: edge}\n"
+           "      containers: [{name: agent, image: agent}]\n";
+  }
+  Run r = kpreempt::test::run_binary(
+      "explain -f testdata/cli/daemonset/cluster.yaml "
+      "--now 2026-03-02T10:00:00Z --pod-file " +
+          path.string(),
+      true);
+  std::filesystem::remove(path);
+  CHECK(r.code == 2);
+  CHECK(kpreempt::test::occurrences(
+            r.out,
+            "warning: DaemonSet ops/agent: no node would run its pod: 4 nodes do not "
+            "match its node selector and required node affinity\n") == 1);
+  CHECK(kpreempt::test::occurrences(r.out, "error: --pod-file holds no Pod") == 1);
 }

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "kpreempt/diag.h"
+#include "kpreempt/model/daemon_set.h"
 #include "kpreempt/model/elastic_quota.h"
 #include "kpreempt/model/koordinator.h"
 #include "kpreempt/model/kueue.h"
@@ -150,6 +151,8 @@ class SnapshotBuilder {
   SchedulerConfig& scheduler_config() { return m_snap.m_scheduler_config; }
   void add(UnmodelledGate g) { m_snap.m_unmodelled.push_back(std::move(g)); }
   void add(SchedulerImage i) { m_snap.m_scheduler_images.push_back(std::move(i)); }
+  // A what-if DaemonSet: build() makes its pods, once every node is read.
+  void add(DaemonSet d) { m_daemon_sets.push_back(std::move(d)); }
   std::vector<Pod>& pods() { return m_snap.m_pods; }
   // The family stores are filled directly by their decoders.
   KueueObjects& kueue() { return m_snap.m_kueue; }
@@ -186,7 +189,9 @@ class SnapshotBuilder {
 
   // Errors (duplicates, unknown priority class of a pod without spec.priority, priority
   // values out of range) are appended to diags with Severity::error; warnings likewise.
-  Snapshot build(std::vector<Diagnostic>& diags) &&;
+  // The refs of the pods made from DaemonSets (expand_daemon_sets) are appended to `made`
+  // when it is not null.
+  Snapshot build(std::vector<Diagnostic>& diags, std::vector<ObjectRef>* made = nullptr) &&;
 
  private:
   struct SeenObject {
@@ -195,6 +200,7 @@ class SnapshotBuilder {
   };
   Snapshot m_snap;
   std::unordered_map<std::string, SeenObject> m_seen;
+  std::vector<DaemonSet> m_daemon_sets;  // never in a Snapshot: made into pods by build()
 };
 
 }  // namespace kpreempt::model

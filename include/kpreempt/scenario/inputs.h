@@ -19,7 +19,7 @@ struct InputSpec {
   std::vector<std::string> files;  // -f, or a scenario's cluster files, in order
   bool recursive = false;          // -R
   // --pod-file or a scenario's podFile: pods, and controllers (Deployment, ReplicaSet,
-  // StatefulSet, Job, CronJob) as the pods they would create.
+  // StatefulSet, DaemonSet, Job, CronJob) as the pods they would create.
   std::vector<std::string> pod_files;
   std::string pod_file_key = "--pod-file";  // how messages name them ("preemptor.podFile")
   cache::Mode cache = cache::Mode::automatic;
@@ -32,15 +32,16 @@ struct InputSpec {
 
 struct LoadedInputs {
   model::Snapshot snapshot;
-  std::vector<model::ObjectRef> what_if_pods;  // pods read from the pod files, in order
+  // Pods read from the pod files, in order, then those made from their DaemonSets.
+  std::vector<model::ObjectRef> what_if_pods;
   // Kueue Workloads derived from Jobs of the pod files (indexes into kueue().workloads).
   std::vector<std::uint32_t> what_if_workloads;
 };
 
 // What a pod file may hold, for messages about one that holds none of it.
 inline constexpr std::string_view k_pod_file_kinds =
-    "no Pod, nor a Deployment, ReplicaSet, StatefulSet, Job or CronJob with pods to create, nor "
-    "a Kueue-labelled job (JobSet, Kubeflow job, TrainJob, RayJob, RayCluster, "
+    "no Pod, nor a Deployment, ReplicaSet, StatefulSet, DaemonSet, Job or CronJob with pods to "
+    "create, nor a Kueue-labelled job (JobSet, Kubeflow job, TrainJob, RayJob, RayCluster, "
     "LeaderWorkerSet, AppWrapper)";
 
 // Loads and freezes the inputs. Every problem goes to `diags`; the result is only meaningful
