@@ -54,7 +54,7 @@ std::int64_t least_allocated(const model::NodeFacts& n, const model::Resources& 
 }
 
 // Where a pod the policy says fits is bound: the node it named, else the best-scored node
-// among those that pass the filters (ties to the first by name).
+// among those that pass the filters (ties to the first by name). `by_score`: the score chose.
 std::optional<model::NodeId> fit_node(const model::Snapshot& snap, model::PodId pod,
                                       const policy::Decision& d, bool& by_score) {
   by_score = false;
@@ -63,6 +63,7 @@ std::optional<model::NodeId> fit_node(const model::Snapshot& snap, model::PodId 
   }
   std::optional<model::NodeId> best;
   std::int64_t best_score = -1;
+  std::size_t feasible = 0;
   for (const policy::NodeVerdict& v : d.nodes) {
     if (v.code.code != policy::Code::passes_filters) {
       continue;
@@ -71,13 +72,15 @@ std::optional<model::NodeId> fit_node(const model::Snapshot& snap, model::PodId 
     if (!id) {
       continue;
     }
+    ++feasible;
     const std::int64_t score = least_allocated(snap.node_facts(*id), snap.facts(pod).requests);
     if (score > best_score) {
       best = id;
       best_score = score;
     }
   }
-  by_score = best.has_value();
+  // With one feasible node (a DaemonSet pod's) no score had to choose.
+  by_score = feasible > 1;
   return best;
 }
 
