@@ -44,7 +44,7 @@ TEST_CASE("replicas fill the room, then preempt, then stay pending", "[scenario]
   const render::SequenceSummary s = run_default(snap, all);
   REQUIRE(s.steps.size() == 5);
   CHECK(s.steps[0].outcome == policy::Outcome::fits);
-  CHECK(s.steps[0].node == "n1");  // more room left there
+  CHECK(s.steps[0].node == "n1");
   CHECK_FALSE(s.steps[0].node_by_score);  // n2 is full: no score had to choose
   CHECK(s.steps[1].outcome == policy::Outcome::fits);
   CHECK(s.steps[2].outcome == policy::Outcome::preempt);
