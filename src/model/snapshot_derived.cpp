@@ -94,6 +94,46 @@ void Snapshot::derive() {
   m_derived = std::move(d);
 }
 
+std::shared_ptr<const ResizedRequests> Snapshot::RequestsMemo::find(const RequestRules& rules) {
+  const std::lock_guard lock(m_mutex);
+  for (const auto& [r, value] : m_entries) {
+    if (r == rules) {
+      return value;
+    }
+  }
+  return nullptr;
+}
+
+void Snapshot::RequestsMemo::keep(const RequestRules& rules,
+                                  std::shared_ptr<const ResizedRequests> value) {
+  const std::lock_guard lock(m_mutex);
+  m_entries.emplace_back(rules, std::move(value));
+}
+
+void Snapshot::RequestsMemo::forget() {
+  const std::lock_guard lock(m_mutex);
+  m_entries.clear();
+}
+
+std::shared_ptr<const ResizedRequests> Snapshot::resized_requests(const RequestRules& rules) const {
+  if (auto known = m_derived.requests.find(rules)) {
+    return known;
+  }
+  // Two threads asking at once both compute it; the answers are the same.
+  auto out = std::make_shared<ResizedRequests>();
+  for (PodId p = 0; p < m_pods.size(); ++p) {
+    if (m_facts[p].node == k_none) {
+      continue;
+    }
+    Resources r = pod_requests(m_pods[p], rules);
+    if (!(r == m_facts[p].requests)) {
+      out->emplace_back(p, std::move(r));
+    }
+  }
+  m_derived.requests.keep(rules, out);
+  return out;
+}
+
 void Snapshot::rederive_node(NodeId id) {
   m_derived.node_facts[id] = sum_node(m_nodes[id], m_pods_on[id], m_facts);
   // The list is ordered node by node: the node's entries are replaced where they belong.

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "kpreempt/model/snapshot_edit.h"
 
+#include "kpreempt/model/resources.h"
+
 #include <algorithm>
 #include <utility>
 
@@ -56,6 +58,13 @@ void SnapshotEdit::clear_nomination(PodId pod) {
 
 void SnapshotEdit::bind(PodId pod, NodeId node, Instant now) {
   clear_nomination(pod);
+  const Pod& before = m_snap.m_pods[pod];
+  if (has_resize_status(before) || !before.pod_level_requests.empty()) {
+    // Its requests under some release line's rules may differ from its facts: a bound pod
+    // of that kind belongs in Snapshot::resized_requests().
+    m_snap.m_derived.requests.forget();
+    m_undo.emplace_back([this] { m_snap.m_derived.requests.forget(); });
+  }
   // Undone newest first: the node's tables are rebuilt while the pod is still bound there.
   save_pod(pod);
   save_node(node);

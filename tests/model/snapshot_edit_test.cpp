@@ -107,3 +107,29 @@ TEST_CASE("a Workload admitted and evicted holds and gives back quota", "[model]
   CHECK_FALSE(snap.kueue().workloads[0].admitted);
   CHECK(snap.kueue().workloads[0].conditions.empty());
 }
+
+TEST_CASE("requests read under a line's rules are worked out once and follow a bind",
+          "[model][edit]") {
+  Cluster c;
+  c.add(node("n1").cpu("4")).add(pod("a/x").on("n1").cpu("1"));
+  model::Pod with_pod_level = pod("a/p").cpu("1").build();
+  with_pod_level.pod_level_requests = {{"cpu", model::Quantity::from_milli(3000)}};
+  model::SnapshotBuilder b(c.snapshot());
+  b.add(with_pod_level);
+  std::vector<Diagnostic> diags;
+  model::Snapshot snap = std::move(b).build(diags);
+  // A line without PodLevelResources reads the containers only.
+  const model::RequestRules no_pod_level{model::StatusRequests::ignored, false, false};
+  const auto first = snap.resized_requests(no_pod_level);
+  CHECK(first->empty());
+  CHECK(snap.resized_requests(no_pod_level) == first);  // kept
+  const model::PodId p = *snap.find_pod("a", "p");
+  model::SnapshotEdit edit(snap);
+  edit.bind(p, 0, at("2026-01-01T00:00:00Z"));
+  const auto bound = snap.resized_requests(no_pod_level);
+  REQUIRE(bound->size() == 1);
+  CHECK(bound->front().first == p);
+  CHECK(bound->front().second.cpu_milli == 1000);
+  edit.undo();
+  CHECK(snap.resized_requests(no_pod_level)->empty());
+}

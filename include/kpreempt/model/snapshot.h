@@ -16,6 +16,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
+#include <mutex>
 #include <optional>
 #include <span>
 #include <string>
@@ -49,6 +51,10 @@ struct NodeFacts {
   // pods cannot be had by subtracting from `requested`, and the pods must be walked.
   bool requested_exact = true;
 };
+
+// Bound pods whose requests, read as a release line reads them (RequestRules), differ from
+// PodFacts::requests, sorted by pod id.
+using ResizedRequests = std::vector<std::pair<PodId, Resources>>;
 
 class Snapshot {
  public:
@@ -85,6 +91,10 @@ class Snapshot {
   // reads `{}` as "every pod").
   std::span<const std::uint32_t> pdbs_of(PodId id) const;
 
+  // The bound pods whose requests under `rules` differ from facts().requests: worked out on
+  // the first ask for those rules and kept, since every decision on the snapshot asks again.
+  std::shared_ptr<const ResizedRequests> resized_requests(const RequestRules& rules) const;
+
   std::optional<NodeId> find_node(std::string_view name) const;
   std::optional<PodId> find_pod(std::string_view ns, std::string_view name) const;
   const PriorityClass* find_priority_class(std::string_view name) const;
@@ -101,6 +111,26 @@ class Snapshot {
   friend struct SnapshotCodec;  // the binary snapshot file reads and writes every member
   friend class SnapshotEdit;    // applies a decision in place, with undo
 
+  // resized_requests() per RequestRules asked so far. A copy starts empty; SnapshotEdit
+  // forgets it when a change could alter it.
+  class RequestsMemo {
+   public:
+    RequestsMemo() = default;
+    RequestsMemo(const RequestsMemo&) {}
+    RequestsMemo& operator=(const RequestsMemo&) {
+      forget();
+      return *this;
+    }
+    ~RequestsMemo() = default;
+    std::shared_ptr<const ResizedRequests> find(const RequestRules& rules);
+    void keep(const RequestRules& rules, std::shared_ptr<const ResizedRequests> value);
+    void forget();
+
+   private:
+    std::mutex m_mutex;
+    std::vector<std::pair<RequestRules, std::shared_ptr<const ResizedRequests>>> m_entries;
+  };
+
   // Tables computed from the members above, by build() and again when a snapshot file is
   // read (never stored, so a file cannot make them disagree with the objects).
   struct Derived {
@@ -109,6 +139,7 @@ class Snapshot {
     std::vector<PodId> anti_affinity_pods;
     std::vector<std::uint32_t> pdb_offsets;  // pod i's budgets: pdb_ids[offsets[i], offsets[i+1])
     std::vector<std::uint32_t> pdb_ids;
+    mutable RequestsMemo requests;
   };
   void derive();
   // The tables of one node again, after SnapshotEdit changed its pods.

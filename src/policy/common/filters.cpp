@@ -68,16 +68,9 @@ Filters::Filters(const model::Snapshot& snap, model::PodId preemptor,
       m_priority(snap.facts(preemptor).priority),
       m_node_resized(snap.nodes().size(), false) {
   if (!(rules == model::RequestRules{})) {
-    for (model::PodId p = 0; p < snap.pods().size(); ++p) {
-      const model::PodFacts& facts = snap.facts(p);
-      if (facts.node == model::k_none) {
-        continue;
-      }
-      model::Resources r = model::pod_requests(snap.pods()[p], rules);
-      if (!(r == facts.requests)) {
-        m_resized.emplace_back(p, std::move(r));
-        m_node_resized[facts.node] = true;
-      }
+    m_resized = snap.resized_requests(rules);
+    for (const auto& [p, requests] : *m_resized) {
+      m_node_resized[snap.facts(p).node] = true;
     }
   }
   m_ports = host_ports(m_pod);
@@ -93,9 +86,12 @@ Filters::Filters(const model::Snapshot& snap, model::PodId preemptor,
 Filters::~Filters() = default;
 
 const model::Resources& Filters::requests(model::PodId pod) const {
-  const auto it = std::lower_bound(m_resized.begin(), m_resized.end(), pod,
+  if (!m_resized) {
+    return m_snap.facts(pod).requests;
+  }
+  const auto it = std::lower_bound(m_resized->begin(), m_resized->end(), pod,
                                    [](const auto& e, model::PodId p) { return e.first < p; });
-  return it != m_resized.end() && it->first == pod ? it->second : m_snap.facts(pod).requests;
+  return it != m_resized->end() && it->first == pod ? it->second : m_snap.facts(pod).requests;
 }
 
 // NodeAffinity PreFilter: when every required term names nodes with `metadata.name In`, only

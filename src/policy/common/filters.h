@@ -73,8 +73,9 @@ class Filters {
   // whose status changes them, else the snapshot's.
   const model::Resources& requests(model::PodId pod) const;
   // Bound pods whose requests differ from their spec under the rules, in id order.
-  const std::vector<std::pair<model::PodId, model::Resources>>& resized() const {
-    return m_resized;
+  const model::ResizedRequests& resized() const {
+    static const model::ResizedRequests none;
+    return m_resized ? *m_resized : none;
   }
 
  private:
@@ -101,7 +102,7 @@ class Filters {
   std::unique_ptr<TopologySpread> m_spread;
   std::unique_ptr<InterPodAffinity> m_affinity;
   std::vector<std::string> m_warnings;
-  std::vector<std::pair<model::PodId, model::Resources>> m_resized;  // sorted by pod id
+  std::shared_ptr<const model::ResizedRequests> m_resized;  // null: the snapshot's requests
   std::vector<bool> m_node_resized;  // by node id: a pod of it is in m_resized
 };
 
