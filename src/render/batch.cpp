@@ -182,15 +182,7 @@ void render_batch(Format format, const model::Snapshot& snap, const std::vector<
     print_table(snap, all, format == Format::wide, skipped, seq, out);
     return;
   }
-  Json list;
-  list["apiVersion"] = k_api_version;
-  list["kind"] = "ExplanationList";
-  Json items = Json::array();
-  for (const auto& e : all) {
-    // A single Explanation's document is the object itself, not a List.
-    items.push_back(to_document(snap, {e}));
-  }
-  list["items"] = std::move(items);
+  Json list = explanation_list(snap, all);
   list["summary"] = summary_json(snap, all, skipped, seq);
   print_structured(list, format == Format::yaml, out);
 }

@@ -177,10 +177,7 @@ Json explanation_json(const model::Snapshot& snap, const Explanation& e) {
 
 }  // namespace
 
-Json to_document(const model::Snapshot& snap, const std::vector<Explanation>& all) {
-  if (all.size() == 1) {
-    return explanation_json(snap, all.front());
-  }
+Json explanation_list(const model::Snapshot& snap, const std::vector<Explanation>& all) {
   Json list;
   list["apiVersion"] = k_api_version;
   list["kind"] = "ExplanationList";
@@ -190,6 +187,10 @@ Json to_document(const model::Snapshot& snap, const std::vector<Explanation>& al
   }
   list["items"] = std::move(items);
   return list;
+}
+
+Json to_document(const model::Snapshot& snap, const std::vector<Explanation>& all) {
+  return all.size() == 1 ? explanation_json(snap, all.front()) : explanation_list(snap, all);
 }
 
 }  // namespace kpreempt::render

@@ -17,4 +17,8 @@ inline constexpr const char* k_api_version = "kpreempt/v1alpha1";
 nlohmann::ordered_json to_document(const model::Snapshot& snap,
                                    const std::vector<Explanation>& all);
 
+// Always a List (ExplanationList), whatever the count: for the outputs that add a summary.
+nlohmann::ordered_json explanation_list(const model::Snapshot& snap,
+                                        const std::vector<Explanation>& all);
+
 }  // namespace kpreempt::render

@@ -208,14 +208,7 @@ void render_sequence(Format format, const model::Snapshot& snap,
     render_text(snap, all, format == Format::wide, style, out);
     return;
   }
-  Json list;
-  list["apiVersion"] = k_api_version;
-  list["kind"] = "ExplanationList";
-  Json items = Json::array();
-  for (const auto& e : all) {
-    items.push_back(to_document(snap, {e}));
-  }
-  list["items"] = std::move(items);
+  Json list = explanation_list(snap, all);
   list["summary"] = sequence_json(snap, all, seq);
   print_structured(list, format == Format::yaml, out);
 }
