@@ -341,19 +341,25 @@ Json victim_json(const model::Snapshot& snap, const VictimReport& r) {
   return j;
 }
 
-Json threat_json(const model::Snapshot& snap, const VictimThreat& t) {
+// A preemptor's kind, namespace and name: a pod, or a Workload when `pod` is k_none.
+Json preemptor_ref_json(const model::Snapshot& snap, model::PodId pod, std::uint32_t workload) {
   Json p;
-  if (t.preemptor == model::k_none) {
-    const model::Workload& w = snap.kueue().workloads[t.workload];
+  if (pod == model::k_none) {
+    const model::Workload& w = snap.kueue().workloads[workload];
     p["kind"] = "Workload";
     p["namespace"] = w.namespace_;
     p["name"] = w.name;
   } else {
-    const model::Pod& pod = snap.pods()[t.preemptor];
+    const model::Pod& it = snap.pods()[pod];
     p["kind"] = "Pod";
-    p["namespace"] = pod.namespace_;
-    p["name"] = pod.name;
+    p["namespace"] = it.namespace_;
+    p["name"] = it.name;
   }
+  return p;
+}
+
+Json threat_json(const model::Snapshot& snap, const VictimThreat& t) {
+  Json p = preemptor_ref_json(snap, t.preemptor, t.workload);
   p["priority"] = preemptor_priority(snap, t);
   Json j;
   j["preemptor"] = std::move(p);
@@ -392,21 +398,14 @@ std::string_view state_code(Explainer::State s) {
 }
 
 Json explainer_json(const model::Snapshot& snap, const Explainer& x) {
-  Json p;
+  Json p = preemptor_ref_json(snap, x.pod, x.workload);
   if (x.pod == model::k_none) {
     const model::Workload& w = snap.kueue().workloads[x.workload];
-    p["kind"] = "Workload";
-    p["namespace"] = w.namespace_;
-    p["name"] = w.name;
     p["priority"] = w.priority;
     if (!w.uid.empty()) {
       p["uid"] = printable(w.uid);
     }
   } else {
-    const model::Pod& pod = snap.pods()[x.pod];
-    p["kind"] = "Pod";
-    p["namespace"] = pod.namespace_;
-    p["name"] = pod.name;
     p["priority"] = snap.facts(x.pod).priority;
   }
   Json j;
