@@ -77,6 +77,10 @@ void json(const std::vector<Result>& results, std::ostream& out) {
         s["upstreamFrom"] = r.decision->line_from;
       }
     }
+    if (r.placements) {  // a podFile workload, placed in sequence
+      s["placed"] = r.placements->placed;
+      s["pending"] = r.placements->pending;
+    }
     doc["scenarios"].push_back(std::move(s));
   }
   std::size_t passed = count(results, Status::passed);

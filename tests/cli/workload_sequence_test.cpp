@@ -125,3 +125,11 @@ TEST_CASE("check asserts a workload's placed and pending counts", "[cli][sequenc
   CHECK(r.code == 0);
   CHECK(kpreempt::test::occurrences(r.out, "2 passed, 0 failed") == 1);
 }
+
+TEST_CASE("check's JSON gives a workload's placed and pending counts", "[cli][sequence]") {
+  Run r = kpreempt::test::run_binary("check testdata/sequence/deployment-splits -o json", false);
+  REQUIRE(r.code == 0);
+  const auto doc = nlohmann::json::parse(r.out);
+  CHECK(doc["scenarios"][0]["placed"] == 4);
+  CHECK(doc["scenarios"][0]["pending"] == 2);
+}

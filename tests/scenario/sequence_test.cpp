@@ -6,6 +6,7 @@
 #include "support/builders.h"
 
 #include "kpreempt/policy/policy.h"
+#include "kpreempt/scenario/runner.h"
 
 #include <catch2/catch.hpp>
 
@@ -109,4 +110,19 @@ TEST_CASE("the queue order is priority, then creation, then input", "[scenario][
   CHECK(all[2].preemptor == c.pod_id("a/late"));
   CHECK(all[3].preemptor == c.pod_id("a/now"));  // not queued yet: after those that are
   CHECK(all[4].preemptor == c.pod_id("a/low"));
+}
+
+TEST_CASE("a scenario's placed and pending counts are compared", "[scenario][sequence]") {
+  scenario::Expect e;
+  e.outcome = "unschedulable";
+  e.placed = 3;
+  e.pending = 2;
+  policy::Decision d;
+  d.outcome = policy::Outcome::unschedulable;
+  CHECK(scenario::compare(e, d, scenario::Placements{4, 2}) ==
+        std::vector<std::string>{"4 placed, expected 3"});
+  // One preemptor counts as one placed or one pending.
+  e.placed = 0;
+  e.pending = 1;
+  CHECK(scenario::compare(e, d).empty());
 }
