@@ -171,11 +171,34 @@ void admit(model::Snapshot& snap, model::SnapshotEdit& edit, const render::Expla
   edit.admit(w, cq, assignments_of(d.details, &snap.kueue().workloads[w]), now);
 }
 
+// The other members of the preemptor's gang a job-level decision placed with it (Koordinator's
+// details.job.placements), each with its node: they are bound with the preemptor.
+std::vector<std::pair<model::PodId, model::NodeId>> gang_placements(const model::Snapshot& snap,
+                                                                    const render::Explanation& e,
+                                                                    const policy::Decision& d) {
+  std::vector<std::pair<model::PodId, model::NodeId>> out;
+  if (e.preemptor == model::k_none || !d.details.is_object() || !d.details.contains("job") ||
+      !d.details["job"].value("ok", false)) {
+    return out;
+  }
+  const std::string& ns = snap.pods()[e.preemptor].namespace_;
+  for (const Json& p : d.details["job"]["placements"]) {
+    const auto pod = snap.find_pod(ns, p.value("pod", ""));
+    const auto node = snap.find_node(p.value("node", ""));
+    if (pod && node && *pod != e.preemptor && snap.pods()[*pod].pending()) {
+      out.emplace_back(*pod, *node);
+    }
+  }
+  return out;
+}
+
 // Applies one decision; returns where the preemptor went.
 // `quota_only`: the policy admits to quota and places nothing on nodes (Kueue).
+// `members`: the gang members placed with the preemptor (gang_placements), bound too.
 render::SequenceStep apply(model::Snapshot& snap, model::SnapshotEdit& edit,
                            const render::Explanation& e, const policy::Decision& d,
-                           model::Instant now, bool quota_only) {
+                           model::Instant now, bool quota_only,
+                           const std::vector<std::pair<model::PodId, model::NodeId>>& members) {
   render::SequenceStep step;
   step.outcome = d.outcome;
   if (d.outcome == policy::Outcome::unschedulable) {
@@ -204,6 +227,9 @@ render::SequenceStep apply(model::Snapshot& snap, model::SnapshotEdit& edit,
     step.node = snap.nodes()[*node].name;
     edit.bind(e.preemptor, *node, now);
   }
+  for (const auto& [member, at] : members) {
+    edit.bind(member, at, now);
+  }
   return step;
 }
 
@@ -221,6 +247,7 @@ void add_victims(const policy::Decision& d, render::SequenceSummary& s) {
 
 // The gang a preemptor belongs to under a policy that admits it all or nothing: a Kueue pod
 // group, whose pods share one Workload and one decision. Empty when it is on its own.
+// (Koordinator's gangs are known from the decision: gang_placements.)
 std::string gang_of(const model::Snapshot& snap, const render::Explanation& e, bool kueue) {
   if (!kueue || e.preemptor == model::k_none) {
     return {};
@@ -255,17 +282,26 @@ render::SequenceSummary decide_in_sequence(model::Snapshot& snap, const Sequence
   const bool kueue = run.entry.scheduler == policy::Scheduler::kueue;
   model::SnapshotEdit edit(snap);
   std::map<std::string, std::size_t> gangs;  // gang -> the step that decided it
+  // Gang members a job-level decision placed: the step that decided them, and their node.
+  std::map<model::PodId, std::pair<std::size_t, model::NodeId>> placed_with;
   for (std::size_t i = 0; i < items.size(); ++i) {
     if (!takes[i]) {
       continue;
     }
     render::Explanation& e = items[i];
     const std::string gang = gang_of(snap, e, kueue);
-    if (auto it = gangs.find(gang); !gang.empty() && it != gangs.end()) {
+    const auto placed = placed_with.find(e.preemptor);
+    const auto it = gangs.find(gang);
+    if ((!gang.empty() && it != gangs.end()) || placed != placed_with.end()) {
       // Decided with the first of its gang, as one: nothing more to apply.
-      render::SequenceStep step = summary.steps[it->second];
+      render::SequenceStep step =
+          summary.steps[placed != placed_with.end() ? placed->second.first : it->second];
       e.decisions.push_back(items[step.item].decisions.back());
       step.item = i;
+      if (placed != placed_with.end()) {
+        step.node = snap.nodes()[placed->second.second].name;
+        step.node_by_score = false;
+      }
       summary.steps.push_back(step);
       continue;
     }
@@ -273,10 +309,14 @@ render::SequenceSummary decide_in_sequence(model::Snapshot& snap, const Sequence
         run.entry,
         policy::Input{snap, e.preemptor, run.now, run.args, e.workload, run.pod_verdicts},
         run.line);
-    render::SequenceStep step = apply(snap, edit, e, d, run.now, kueue);
+    const auto members = gang_placements(snap, e, d);
+    render::SequenceStep step = apply(snap, edit, e, d, run.now, kueue, members);
     step.item = i;
     if (!gang.empty()) {
       gangs.emplace(gang, summary.steps.size());
+    }
+    for (const auto& [member, node] : members) {
+      placed_with.emplace(member, std::make_pair(summary.steps.size(), node));
     }
     summary.steps.push_back(std::move(step));
     add_victims(d, summary);

@@ -133,3 +133,18 @@ TEST_CASE("check's JSON gives a workload's placed and pending counts", "[cli][se
   CHECK(doc["scenarios"][0]["placed"] == 4);
   CHECK(doc["scenarios"][0]["pending"] == 2);
 }
+
+TEST_CASE("a Koordinator gang placed by job-level preemption stays one decision",
+          "[cli][sequence]") {
+  Run r = explain(
+      "-f testdata/explain/koordinator/job-preempt-success/cluster.yaml --all-pending "
+      "--sequential --policy koordinator --upstream koordinator=v1.8 "
+      "--set Coscheduling.enablePreemption=true --now 2026-01-01T00:00:00Z -o json");
+  REQUIRE(r.code == 0);
+  const auto doc = nlohmann::json::parse(r.out);
+  const auto& p = doc["summary"]["sequence"]["byPolicy"][0];
+  CHECK(p["preempt"] == 2);
+  CHECK(p["victims"] == 2);  // counted once, for the gang
+  CHECK(p["placements"][1]["node"] == "node-1");
+  CHECK(doc["items"][1]["results"][0]["victims"].size() == 2);
+}
