@@ -91,7 +91,8 @@ TEST_CASE("Kueue Workloads in sequence: the first fits, the second must preempt"
                                     "victims on quota: Workload/team-a/job-backfill-3c1f2") == 1);
 }
 
-TEST_CASE("--all-pending --sequential applies each decision before the next", "[cli][sequence]") {
+TEST_CASE("all-pending with --sequential applies each decision before the next",
+          "[cli][sequence]") {
   const std::string base =
       "-f testdata/cli/batch/small.yaml --all-pending --policy default --now "
       "2026-11-22T10:00:00Z";
@@ -112,7 +113,7 @@ TEST_CASE("--all-pending --sequential applies each decision before the next", "[
   CHECK(doc["summary"]["sequence"]["byPolicy"][0]["pending"] == 1);
 }
 
-TEST_CASE("--sequential without --all-pending or a pod file is a usage error", "[cli][sequence]") {
+TEST_CASE("sequential without all-pending or a pod file is a usage error", "[cli][sequence]") {
   Run r = kpreempt::test::run_binary(
       "explain -f testdata/cli/batch/small.yaml --pod team-b/small --sequential", true);
   CHECK(r.code == 2);
