@@ -93,9 +93,10 @@ void render_text(const Cascade& c, std::ostream& out) {
     }
   }
   out << fmt::format(
-      "\n{} rounds, {} admitted, {} evictions ({} pods evicted more than once), "
+      "\n{} round{}, {} admitted, {} evictions ({} pods evicted more than once), "
       "amplification {:.2f}; {}\n",
-      c.rounds.size(), c.admitted, c.evictions, c.evicted_more_than_once, c.amplification(),
+      c.rounds.size(), c.rounds.size() == 1 ? "" : "s", c.admitted, c.evictions,
+      c.evicted_more_than_once, c.amplification(),
       c.settled ? "settled"
       : c.loop  ? "loops"
                 : "not settled within the rounds");

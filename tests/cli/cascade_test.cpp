@@ -137,3 +137,15 @@ TEST_CASE("--rounds stops a cascade before it settles", "[cli][cascade]") {
   CHECK(doc["summary"]["settled"] == false);
   CHECK(doc["summary"]["loop"].is_null());
 }
+
+TEST_CASE("each pod is decided by the policy of its own scheduler", "[cli][cascade]") {
+  const auto doc = cascade_json(
+      "-f testdata/cascade/roomy.yaml --pod-file "
+      "testdata/cascade/yunikorn-pod.yaml");
+  const auto& decisions = doc["rounds"][0]["decisions"];
+  REQUIRE(decisions.size() == 2);
+  CHECK(decisions[0]["preemptor"] == "shop/checkout-5f7c6b-h8mnp");
+  CHECK(decisions[0]["policy"] == "default");
+  CHECK(decisions[1]["preemptor"] == "batch/etl-yunikorn");
+  CHECK(decisions[1]["policy"] == "yunikorn");
+}

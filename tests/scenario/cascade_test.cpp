@@ -181,3 +181,22 @@ TEST_CASE("two pods that take a node from each other in turn are a loop", "[scen
   CHECK(r.evicted_more_than_once == 0);
   CHECK_FALSE(r.settled);
 }
+
+TEST_CASE("a DaemonSet's evicted pod comes back for its node", "[scenario][cascade]") {
+  Cluster c;
+  c.add(node("n1").cpu("4").label("kubernetes.io/hostname", "n1"))
+      .add(pod("kube-system/agent-n1")
+               .on("n1")
+               .cpu("4")
+               .node_selector("kubernetes.io/hostname", "n1")
+               .owner("DaemonSet", "agent"))
+      .add(pod("a/two").cpu("4"));
+  policy::Entry entry = *policy::find("default");
+  entry.decide = &take_n1;
+  model::Snapshot snap = c.snapshot();
+  const render::Cascade r = cascade(snap, entry, 6, 1);
+  REQUIRE(r.rounds.size() == 1);
+  CHECK(r.rounds[0].recreated ==
+        std::vector<std::string>{"kube-system/agent-n1 (DaemonSet agent)"});
+  CHECK(r.rounds[0].pending == 1);
+}
