@@ -149,3 +149,17 @@ TEST_CASE("each pod is decided by the policy of its own scheduler", "[cli][casca
   CHECK(decisions[1]["preemptor"] == "batch/etl-yunikorn");
   CHECK(decisions[1]["policy"] == "yunikorn");
 }
+
+TEST_CASE("an evicted Workload is requeued and decided again in the next round", "[cli][cascade]") {
+  const auto doc =
+      cascade_json("-f testdata/explain/kueue/admission-check-not-modelled/cluster.yaml");
+  const auto& rounds = doc["rounds"];
+  REQUIRE(rounds.size() == 2);
+  CHECK(rounds[0]["decisions"][0]["preemptor"] == "Workload default/in");
+  CHECK(rounds[0]["decisions"][0]["policy"] == "kueue");
+  CHECK(rounds[0]["decisions"][0]["victims"][0] == "Workload default/low");
+  CHECK(rounds[0]["recreated"][0] == "Workload default/low (requeued)");
+  CHECK(rounds[1]["decisions"][0]["preemptor"] == "Workload default/low");
+  CHECK(rounds[1]["decisions"][0]["outcome"] == "unschedulable");
+  CHECK(doc["summary"]["settled"] == true);
+}
