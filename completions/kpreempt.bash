@@ -6,7 +6,7 @@
 # --workload from the dumps given with -f on the same line (through `kpreempt __complete`).
 # Names read that way are never handed to compgen -W, which would expand $(...) in them.
 
-_kpreempt_commands="explain lint check matrix diff snapshot completion"
+_kpreempt_commands="explain lint check matrix diff cascade snapshot completion"
 
 # The options of a subcommand; the ones that take a value end with "=" (removed before use).
 _kpreempt_options() {
@@ -26,6 +26,9 @@ _kpreempt_options() {
         diff)
             echo "-f= --filename= -R --recursive --base= --base-ref= --head= --pod-file=" \
                 "--policy= --now= --set= --upstream= -o= --output= --fail-on= -h --help" ;;
+        cascade)
+            echo "-f= --filename= -R --recursive --pod-file= --rounds= --policy= --now= --set=" \
+                "-o= --output= --fail-on= -h --help" ;;
         snapshot)
             echo "-f= --filename= -R --recursive -o= --output= -h --help" ;;
         completion) echo "-h --help" ;;
@@ -48,6 +51,7 @@ _kpreempt_values() {
         --fail-on)
             case $1 in
                 diff) echo "any outcome victims new-victims edges lint none" ;;
+                cascade) echo "loop evictions>" ;;
                 *) echo "error warning info never" ;;
             esac ;;
         --now) date -u +%Y-%m-%dT%H:%M:%SZ ;;
@@ -58,6 +62,7 @@ _kpreempt_values() {
                 check) echo "text json junit" ;;
                 matrix) echo "text json markdown" ;;
                 diff) echo "text json yaml markdown github sarif" ;;
+                cascade) echo "text json yaml" ;;
                 snapshot) echo "@file" ;;
             esac ;;
     esac

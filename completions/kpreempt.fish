@@ -46,7 +46,7 @@ function __kpreempt_policies
     $bin __complete policies 2>/dev/null
 end
 
-set -l commands explain lint check matrix diff snapshot completion
+set -l commands explain lint check matrix diff cascade snapshot completion
 
 complete -c kpreempt -f
 complete -c kpreempt -n "not __fish_seen_subcommand_from $commands" -s h -l help -d 'print help and exit'
@@ -56,14 +56,15 @@ complete -c kpreempt -n "not __fish_seen_subcommand_from $commands" -a lint -d '
 complete -c kpreempt -n "not __fish_seen_subcommand_from $commands" -a check -d 'run scenario files and check their expectations'
 complete -c kpreempt -n "not __fish_seen_subcommand_from $commands" -a matrix -d 'tabulate which PriorityClass may preempt which'
 complete -c kpreempt -n "not __fish_seen_subcommand_from $commands" -a diff -d 'what a configuration change does to preemption'
+complete -c kpreempt -n "not __fish_seen_subcommand_from $commands" -a cascade -d 'rounds of preemption with evicted pods recreated'
 complete -c kpreempt -n "not __fish_seen_subcommand_from $commands" -a snapshot -d 'save a cluster dump as a snapshot file that loads fast'
 complete -c kpreempt -n "not __fish_seen_subcommand_from $commands" -a completion -d 'print the shell completion script for SHELL'
 
 # Options every subcommand has.
 complete -c kpreempt -n "__fish_seen_subcommand_from $commands" -s h -l help -d 'print help and exit'
 
-# Reading dumps: explain, lint, matrix, diff, snapshot.
-set -l readers '__fish_seen_subcommand_from explain lint matrix diff snapshot'
+# Reading dumps: explain, lint, matrix, diff, cascade, snapshot.
+set -l readers '__fish_seen_subcommand_from explain lint matrix diff cascade snapshot'
 complete -c kpreempt -n $readers -s f -l filename -r -F -d 'YAML or JSON file, folder, or - for stdin'
 complete -c kpreempt -n $readers -s R -l recursive -d 'read folders given with -f recursively'
 
@@ -129,6 +130,16 @@ complete -c kpreempt -n $diff -l set -x -d 'policy argument KEY=VALUE'
 complete -c kpreempt -n $diff -l upstream -x -k -a '(__kpreempt_upstream)' -d 'upstream release line POLICY=VERSION'
 complete -c kpreempt -n $diff -s o -l output -x -a 'text json yaml markdown github sarif' -d 'output format'
 complete -c kpreempt -n $diff -l fail-on -x -a 'any outcome victims new-victims edges lint none' -d 'changes that fail the run'
+
+# cascade
+set -l cascade '__fish_seen_subcommand_from cascade'
+complete -c kpreempt -n $cascade -l pod-file -r -F -d 'pods to add as pending before round 1'
+complete -c kpreempt -n $cascade -l rounds -x -d 'stop after this many rounds'
+complete -c kpreempt -n $cascade -l policy -x -a 'default toleration capacity' -d 'policy deciding kube-scheduler pods'
+complete -c kpreempt -n $cascade -l now -x -a '(date -u +%Y-%m-%dT%H:%M:%SZ)' -d 'evaluation time, RFC 3339'
+complete -c kpreempt -n $cascade -l set -x -d 'policy argument KEY=VALUE or cascade.backoffLimit=N'
+complete -c kpreempt -n $cascade -s o -l output -x -a 'text json yaml' -d 'output format'
+complete -c kpreempt -n $cascade -l fail-on -x -a "loop 'evictions>'" -d 'exit 1 on a loop or more than N evictions'
 
 # snapshot
 complete -c kpreempt -n '__fish_seen_subcommand_from snapshot' -s o -l output -r -F -d 'snapshot file to write'

@@ -128,6 +128,20 @@ _kpreempt_diff() {
     '*:head configuration:_files'
 }
 
+_kpreempt_cascade() {
+  _arguments -s -S \
+    '(- *)'{-h,--help}'[print help and exit]' \
+    '*'{-f+,--filename=}'[the running cluster: YAML or JSON file or folder]:dump:_files' \
+    '(-R --recursive)'{-R,--recursive}'[read folders recursively]' \
+    '*--pod-file=[pods to add as pending before round 1]:manifest:_files' \
+    '--rounds=[stop after this many rounds]:rounds:' \
+    '--policy=[policy deciding kube-scheduler pods]:policy:(default toleration capacity)' \
+    '--now=[evaluation time, RFC 3339]:time:' \
+    '*--set=[policy argument KEY=VALUE or cascade.backoffLimit=N]:KEY=VALUE:' \
+    '(-o --output)'{-o+,--output=}'[output format]:format:(text json yaml)' \
+    '--fail-on=[exit 1 on a loop or more than N evictions]:condition:(loop evictions\>)'
+}
+
 _kpreempt_snapshot() {
   _arguments -s -S \
     '(- *)'{-h,--help}'[print help and exit]' \
@@ -146,6 +160,7 @@ _kpreempt() {
     'check:run scenario files and check their expectations'
     'matrix:tabulate which PriorityClass may preempt which, under each policy'
     'diff:what a configuration change does to preemption'
+    'cascade:rounds of preemption with evicted pods recreated: does the cluster settle'
     'snapshot:save a cluster dump as a snapshot file that loads fast'
     'completion:print the shell completion script for SHELL'
   )
@@ -163,6 +178,7 @@ _kpreempt() {
         (lint) _kpreempt_lint && ret=0 ;;
         (check) _kpreempt_check && ret=0 ;;
         (matrix) _kpreempt_matrix && ret=0 ;;
+        (cascade) _kpreempt_cascade && ret=0 ;;
         (snapshot) _kpreempt_snapshot && ret=0 ;;
         (completion) _arguments '1:shell:(bash zsh fish)' && ret=0 ;;
       esac ;;

@@ -97,6 +97,26 @@ void SnapshotEdit::remove(PodId pod) {
   }
 }
 
+void SnapshotEdit::repend(PodId pod, Instant now) {
+  save_pod(pod);
+  const NodeId node = m_snap.m_facts[pod].node;
+  Pod& p = m_snap.m_pods[pod];
+  if (node != k_none && !p.terminal()) {
+    save_node(node);
+    unlist(m_snap.m_pods_on[node], pod);
+  }
+  clear_nomination(pod);
+  p.node_name.clear();
+  p.phase = "Pending";
+  p.start_time.reset();
+  p.deletion_timestamp.reset();
+  p.creation_timestamp = now;
+  m_snap.m_facts[pod].node = k_none;
+  if (node != k_none) {
+    m_snap.rederive_node(node);
+  }
+}
+
 void SnapshotEdit::use_disruption(std::uint32_t pdb) {
   PodDisruptionBudget& b = m_snap.m_pdbs[pdb];
   m_undo.emplace_back(

@@ -274,56 +274,59 @@ void sort_queue_order(const model::Snapshot& snap, std::vector<render::Explanati
   });
 }
 
+bool decide_step(model::Snapshot& snap, model::SnapshotEdit& edit, const SequenceRun& run,
+                 std::vector<render::Explanation>& items, std::size_t i, SequenceState& state,
+                 render::SequenceSummary& summary) {
+  const bool kueue = run.entry.scheduler == policy::Scheduler::kueue;
+  render::Explanation& e = items[i];
+  const std::string gang = gang_of(snap, e, kueue);
+  const auto placed = state.placed_with.find(e.preemptor);
+  const auto it = state.gangs.find(gang);
+  if ((!gang.empty() && it != state.gangs.end()) || placed != state.placed_with.end()) {
+    // Decided with the first of its gang, as one: nothing more to apply.
+    render::SequenceStep step =
+        summary.steps[placed != state.placed_with.end() ? placed->second.first : it->second];
+    e.decisions.push_back(items[step.item].decisions.back());
+    step.item = i;
+    if (placed != state.placed_with.end()) {
+      step.node = snap.nodes()[placed->second.second].name;
+      step.node_by_score = false;
+    }
+    summary.steps.push_back(step);
+    return false;
+  }
+  policy::Decision d = policy::run(
+      run.entry, policy::Input{snap, e.preemptor, run.now, run.args, e.workload, run.pod_verdicts},
+      run.line);
+  const auto members = gang_placements(snap, e, d);
+  render::SequenceStep step = apply(snap, edit, e, d, run.now, kueue, members);
+  step.item = i;
+  if (!gang.empty()) {
+    state.gangs.emplace(gang, summary.steps.size());
+  }
+  for (const auto& [member, node] : members) {
+    state.placed_with.emplace(member, std::make_pair(summary.steps.size(), node));
+  }
+  summary.steps.push_back(std::move(step));
+  add_victims(d, summary);
+  if (!run.pod_verdicts) {
+    d.nodes = {};
+  }
+  e.decisions.push_back(std::move(d));
+  return true;
+}
+
 render::SequenceSummary decide_in_sequence(model::Snapshot& snap, const SequenceRun& run,
                                            std::vector<render::Explanation>& items,
                                            const std::vector<bool>& takes) {
   render::SequenceSummary summary;
   summary.policy = std::string(run.entry.name);
-  const bool kueue = run.entry.scheduler == policy::Scheduler::kueue;
   model::SnapshotEdit edit(snap);
-  std::map<std::string, std::size_t> gangs;  // gang -> the step that decided it
-  // Gang members a job-level decision placed: the step that decided them, and their node.
-  std::map<model::PodId, std::pair<std::size_t, model::NodeId>> placed_with;
+  SequenceState state;
   for (std::size_t i = 0; i < items.size(); ++i) {
-    if (!takes[i]) {
-      continue;
+    if (takes[i]) {
+      decide_step(snap, edit, run, items, i, state, summary);
     }
-    render::Explanation& e = items[i];
-    const std::string gang = gang_of(snap, e, kueue);
-    const auto placed = placed_with.find(e.preemptor);
-    const auto it = gangs.find(gang);
-    if ((!gang.empty() && it != gangs.end()) || placed != placed_with.end()) {
-      // Decided with the first of its gang, as one: nothing more to apply.
-      render::SequenceStep step =
-          summary.steps[placed != placed_with.end() ? placed->second.first : it->second];
-      e.decisions.push_back(items[step.item].decisions.back());
-      step.item = i;
-      if (placed != placed_with.end()) {
-        step.node = snap.nodes()[placed->second.second].name;
-        step.node_by_score = false;
-      }
-      summary.steps.push_back(step);
-      continue;
-    }
-    policy::Decision d = policy::run(
-        run.entry,
-        policy::Input{snap, e.preemptor, run.now, run.args, e.workload, run.pod_verdicts},
-        run.line);
-    const auto members = gang_placements(snap, e, d);
-    render::SequenceStep step = apply(snap, edit, e, d, run.now, kueue, members);
-    step.item = i;
-    if (!gang.empty()) {
-      gangs.emplace(gang, summary.steps.size());
-    }
-    for (const auto& [member, node] : members) {
-      placed_with.emplace(member, std::make_pair(summary.steps.size(), node));
-    }
-    summary.steps.push_back(std::move(step));
-    add_victims(d, summary);
-    if (!run.pod_verdicts) {
-      d.nodes = {};
-    }
-    e.decisions.push_back(std::move(d));
   }
   return summary;
 }

@@ -83,6 +83,35 @@ TEST_CASE("a removed victim frees its node and uses its budget's allowance", "[m
   CHECK(ids(snap.pods_with_required_anti_affinity()) == std::vector<model::PodId>{y});
 }
 
+TEST_CASE("a removed pod made again is pending off every node, and undo puts it back",
+          "[model][edit]") {
+  const Cluster c = cluster();
+  model::Snapshot snap = c.snapshot();
+  const model::PodId x = c.pod_id("a/x");
+  const model::NodeId n1 = *snap.find_node("n1");
+  const model::Instant now = at("2026-01-02T00:00:00Z");
+  model::SnapshotEdit edit(snap);
+  edit.remove(x);
+  edit.repend(x, now);
+  CHECK(snap.pods()[x].pending());
+  CHECK(snap.pods()[x].phase == "Pending");
+  CHECK(snap.pods()[x].node_name.empty());
+  CHECK(snap.pods()[x].creation_timestamp == now);
+  CHECK(snap.facts(x).node == model::k_none);
+  CHECK(snap.pods_on(n1).empty());
+  CHECK(snap.node_facts(n1).requested.cpu_milli == 0);
+  // Bound again, it counts on its new node once.
+  edit.bind(x, n1, now);
+  CHECK(ids(snap.pods_on(n1)) == std::vector<model::PodId>{x});
+  CHECK(snap.node_facts(n1).requested.cpu_milli == 1000);
+  edit.undo();
+  CHECK(snap.pods()[x].phase == "Running");
+  CHECK(snap.pods()[x].node_name == "n1");
+  CHECK(snap.facts(x).node == n1);
+  CHECK(ids(snap.pods_on(n1)) == std::vector<model::PodId>{x});
+  CHECK(snap.node_facts(n1).requested.cpu_milli == 1000);
+}
+
 TEST_CASE("a Workload admitted and evicted holds and gives back quota", "[model][edit]") {
   model::SnapshotBuilder b;
   model::Workload w;

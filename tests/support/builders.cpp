@@ -153,6 +153,11 @@ PodBuilder& PodBuilder::label(std::string key, std::string value) {
   return *this;
 }
 
+PodBuilder& PodBuilder::owner(std::string kind, std::string name) {
+  m_pod.owners.push_back({std::move(kind), std::move(name), "", true});
+  return *this;
+}
+
 PodBuilder& PodBuilder::started(std::string_view rfc3339) {
   m_pod.start_time = at(rfc3339);
   return *this;

@@ -55,6 +55,7 @@ class PodBuilder {
   PodBuilder& memory(std::string_view q) { return request("memory", q); }
   PodBuilder& request(std::string_view name, std::string_view q);
   PodBuilder& label(std::string key, std::string value);
+  PodBuilder& owner(std::string kind, std::string name);  // the controller ownerReference
   PodBuilder& started(std::string_view rfc3339);
   PodBuilder& created(std::string_view rfc3339);  // metadata.creationTimestamp
   PodBuilder& terminating(std::string_view since = "2025-12-31T23:00:00Z");

@@ -28,6 +28,9 @@ class SnapshotEdit {
   void bind(PodId pod, NodeId node, Instant now);
   // The pod is deleted: off its node (or its nomination), finished for every policy.
   void remove(PodId pod);
+  // A removed pod made again by its owner (a ReplicaSet, StatefulSet, Job or DaemonSet), same
+  // name and spec: pending from `now`, off every node, queued at `now`.
+  void repend(PodId pod, Instant now);
   // A pending pod nominated elsewhere loses its nomination (the scheduler clears those of
   // lower priority on a node it nominates a preemptor to).
   void clear_nomination(PodId pod);

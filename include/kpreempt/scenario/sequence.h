@@ -5,11 +5,15 @@
 #pragma once
 
 #include "kpreempt/model/snapshot.h"
+#include "kpreempt/model/snapshot_edit.h"
 #include "kpreempt/policy/lines.h"
 #include "kpreempt/policy/policy.h"
 #include "kpreempt/render/render.h"
 
+#include <cstddef>
+#include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace kpreempt::scenario {
@@ -33,6 +37,22 @@ void sort_queue_order(const model::Snapshot& snap, std::vector<render::Explanati
 render::SequenceSummary decide_in_sequence(model::Snapshot& snap, const SequenceRun& run,
                                            std::vector<render::Explanation>& items,
                                            const std::vector<bool>& takes);
+
+// What the steps of one pass have decided so far that later steps share: the gangs decided as
+// one (a Kueue pod group -> its step) and the members a job-level decision placed (pod -> its
+// step and node).
+struct SequenceState {
+  std::map<std::string, std::size_t> gangs;
+  std::map<model::PodId, std::pair<std::size_t, model::NodeId>> placed_with;
+};
+
+// Decides items[i] with the run's policy on `snap` as it is, applies the decision through
+// `edit` (the caller's: the change lasts until it undoes) and appends it to the item and a step
+// to `summary`. False when it shares the decision of an earlier step (its gang's), which was
+// applied then. decide_in_sequence is this over every item it takes, with its own edit.
+bool decide_step(model::Snapshot& snap, model::SnapshotEdit& edit, const SequenceRun& run,
+                 std::vector<render::Explanation>& items, std::size_t i, SequenceState& state,
+                 render::SequenceSummary& summary);
 
 // What every sequence assumes, said with its answer.
 std::vector<std::string> sequence_assumptions();

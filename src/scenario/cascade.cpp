@@ -1,0 +1,208 @@
+// SPDX-License-Identifier: Apache-2.0
+// Rounds of sequential decisions on one snapshot edited throughout: a round's evictions and
+// placements stay for the next, and the victims their owners recreate are pending in it.
+#include "kpreempt/scenario/cascade.h"
+
+#include "kpreempt/model/kueue.h"
+#include "kpreempt/model/snapshot_edit.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace kpreempt::scenario {
+namespace {
+
+std::string ref_text(const model::ObjectRef& r) {
+  const std::string name = r.namespace_.empty() ? r.name : r.namespace_ + "/" + r.name;
+  return r.kind == "Pod" ? name : r.kind + " " + name;
+}
+
+const model::OwnerReference* controller_of(const model::Pod& p) {
+  for (const model::OwnerReference& o : p.owners) {
+    if (o.controller) {
+      return &o;
+    }
+  }
+  return nullptr;
+}
+
+bool recreates(const std::string& kind) {
+  return kind == "ReplicaSet" || kind == "StatefulSet" || kind == "DaemonSet" || kind == "Job";
+}
+
+// The pending preemptors some run takes: pods first, then Workloads, each in input order.
+std::vector<render::Explanation> pending(const model::Snapshot& snap, const RunFor& run_for,
+                                         model::Instant now) {
+  std::vector<render::Explanation> out;
+  const auto& pods = snap.pods();
+  for (model::PodId id = 0; id < pods.size(); ++id) {
+    if (pods[id].pending() && !pods[id].terminating() &&
+        run_for(snap, id, model::k_none) != nullptr) {
+      out.push_back(render::Explanation{id, model::k_none, now, {}});
+    }
+  }
+  const auto& workloads = snap.kueue().workloads;
+  for (std::uint32_t id = 0; id < workloads.size(); ++id) {
+    if (!workloads[id].admitted && workloads[id].active &&
+        run_for(snap, model::k_none, id) != nullptr) {
+      out.push_back(render::Explanation{model::k_none, id, now, {}});
+    }
+  }
+  return out;
+}
+
+// Brings back what the owners of this round's victims recreate; says what came back and
+// what is gone in `r`.
+void recreate(model::Snapshot& snap, model::SnapshotEdit& edit, const CascadeOptions& o,
+              const std::vector<model::ObjectRef>& victims,
+              std::map<std::string, std::int64_t>& job_failures, render::CascadeRound& r) {
+  for (const model::ObjectRef& v : victims) {
+    const std::string name = ref_text(v);
+    if (v.kind == "Workload") {
+      // Evicted, it is pending again: Kueue requeues it.
+      r.recreated.push_back(name + " (requeued)");
+      continue;
+    }
+    const auto pod = snap.find_pod(v.namespace_, v.name);
+    if (!pod || !snap.pods()[*pod].terminal()) {
+      continue;
+    }
+    const model::OwnerReference* owner = controller_of(snap.pods()[*pod]);
+    if (owner == nullptr || !recreates(owner->kind)) {
+      r.gone.push_back(owner == nullptr ? name + " (no controller)"
+                                        : fmt::format("{} ({} {} not modelled)", name, owner->kind,
+                                                      owner->name));
+      continue;
+    }
+    const std::string by = owner->kind + " " + owner->name;
+    if (owner->kind == "Job") {
+      const std::int64_t failures = ++job_failures[v.namespace_ + "/" + owner->name];
+      if (failures > o.backoff_limit) {
+        r.gone.push_back(fmt::format("{} ({} past backoffLimit {})", name, by, o.backoff_limit));
+        continue;
+      }
+    }
+    edit.repend(*pod, o.now);
+    r.recreated.push_back(name + " (" + by + ")");
+  }
+}
+
+}  // namespace
+
+std::string cascade_state(const model::Snapshot& snap) {
+  std::string s;
+  auto pod_name = [&](model::PodId id) {
+    return snap.pods()[id].namespace_ + "/" + snap.pods()[id].name;
+  };
+  for (model::NodeId n = 0; n < snap.nodes().size(); ++n) {
+    std::vector<std::string> names;
+    for (model::PodId id : snap.pods_on(n)) {
+      names.push_back(pod_name(id));
+    }
+    std::sort(names.begin(), names.end());
+    s += fmt::format("{}:{};", snap.nodes()[n].name, fmt::join(names, ","));
+  }
+  std::vector<std::string> waiting;
+  for (model::PodId id = 0; id < snap.pods().size(); ++id) {
+    if (snap.pods()[id].pending()) {
+      waiting.push_back(pod_name(id));
+    }
+  }
+  std::sort(waiting.begin(), waiting.end());
+  s += fmt::format("|pending:{}|admitted:", fmt::join(waiting, ","));
+  for (const model::Workload& w : snap.kueue().workloads) {
+    if (w.admitted) {
+      s += w.namespace_ + "/" + w.name + ",";
+    }
+  }
+  return s;
+}
+
+render::Cascade run_cascade(model::Snapshot& snap, const CascadeOptions& o, const RunFor& run_for) {
+  render::Cascade c;
+  c.not_modelled = cascade_assumptions();
+  model::SnapshotEdit edit(snap);
+  std::vector<std::string> states{cascade_state(snap)};
+  std::map<std::string, std::size_t> times_evicted;
+  std::map<std::string, std::int64_t> job_failures;
+  for (std::size_t round = 1; round <= o.rounds; ++round) {
+    std::vector<render::Explanation> items = pending(snap, run_for, o.now);
+    sort_queue_order(snap, items);
+    SequenceState state;
+    render::SequenceSummary summary;
+    render::CascadeRound r;
+    r.round = round;
+    std::vector<model::ObjectRef> victims;
+    for (std::size_t i = 0; i < items.size(); ++i) {
+      const model::PodId pod = items[i].preemptor;
+      const std::uint32_t workload = items[i].workload;
+      const SequenceRun* run = run_for(snap, pod, workload);
+      const std::string who = render::preemptor_name(snap, pod, workload);
+      const bool decided = decide_step(snap, edit, *run, items, i, state, summary);
+      const render::SequenceStep& step = summary.steps.back();
+      const policy::Decision& d = items[i].decisions.back();
+      render::CascadeDecision cd{who, d.policy, step.outcome, step.node, {}};
+      if (decided) {
+        for (const policy::Victim& v : d.victims) {
+          cd.victims.push_back(ref_text(v.ref));
+          victims.push_back(v.ref);
+        }
+      }
+      r.admitted += step.outcome == policy::Outcome::unschedulable ? 0 : 1;
+      r.decisions.push_back(std::move(cd));
+    }
+    r.evicted = victims.size();
+    for (const model::ObjectRef& v : victims) {
+      ++times_evicted[ref_text(v)];
+    }
+    recreate(snap, edit, o, victims, job_failures, r);
+    r.pending = pending(snap, run_for, o.now).size();
+    c.admitted += r.admitted;
+    c.evictions += r.evicted;
+    c.rounds.push_back(std::move(r));
+    if (victims.empty()) {
+      c.settled = true;
+      break;
+    }
+    std::string now_state = cascade_state(snap);
+    const auto seen = std::find(states.begin(), states.end(), now_state);
+    if (seen != states.end()) {
+      c.loop_from = static_cast<std::size_t>(seen - states.begin());
+      std::vector<render::CascadeDecision> cycle;
+      for (std::size_t k = c.loop_from; k < c.rounds.size(); ++k) {
+        for (const render::CascadeDecision& d : c.rounds[k].decisions) {
+          if (!d.victims.empty()) {
+            cycle.push_back(d);
+          }
+        }
+      }
+      c.loop = std::move(cycle);
+      break;
+    }
+    states.push_back(std::move(now_state));
+  }
+  c.evicted_more_than_once = static_cast<std::size_t>(std::count_if(
+      times_evicted.begin(), times_evicted.end(), [](const auto& e) { return e.second > 1; }));
+  return c;
+}
+
+std::vector<std::string> cascade_assumptions() {
+  std::vector<std::string> out = sequence_assumptions();
+  out.pop_back();  // evicted pods do come back here
+  out.push_back(
+      "victims come back at once, between rounds: a ReplicaSet's, StatefulSet's or DaemonSet's "
+      "pod with its name and spec, a Job's while its pods' evictions stay within the backoff "
+      "limit (cascade.backoffLimit, default 6; the Job object is not read), an evicted Workload "
+      "queued again; a pod of another owner or of none is gone");
+  out.push_back(
+      "a round that evicts nobody ends the cascade: the pods still pending would be decided on "
+      "the same cluster again");
+  return out;
+}
+
+}  // namespace kpreempt::scenario

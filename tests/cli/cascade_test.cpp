@@ -1,0 +1,165 @@
+// SPDX-License-Identifier: Apache-2.0
+// `kpreempt cascade` through the binary: rounds, recreations, the summary and the exit codes.
+
+#include "support/run.h"
+#include "support/text.h"
+
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+using kpreempt::test::Run;
+
+namespace {
+
+const std::string k_now = " --now 2026-11-22T10:00:00Z";
+
+Run cascade(const std::string& args) {
+  return kpreempt::test::run_binary("cascade " + args + k_now, false);
+}
+
+nlohmann::json cascade_json(const std::string& args) {
+  Run r = cascade(args + " -o json");
+  INFO(r.out);
+  REQUIRE(r.code == 0);
+  return nlohmann::json::parse(r.out);
+}
+
+}  // namespace
+
+TEST_CASE("a three-level storm settles after three rounds with the low pod pending",
+          "[cli][cascade]") {
+  const auto doc = cascade_json("-f testdata/cascade/storm.yaml");
+  CHECK(doc["apiVersion"] == "kpreempt/v1alpha1");
+  CHECK(doc["kind"] == "Cascade");
+  const auto& rounds = doc["rounds"];
+  REQUIRE(rounds.size() == 3);
+  CHECK(rounds[0]["round"] == 1);
+  CHECK(rounds[0]["decisions"][0]["preemptor"] == "shop/checkout-5f7c6b-h8mnp");
+  CHECK(rounds[0]["decisions"][0]["policy"] == "default");
+  CHECK(rounds[0]["decisions"][0]["outcome"] == "preempt");
+  CHECK(rounds[0]["decisions"][0]["node"] == "node-a");
+  CHECK(rounds[0]["decisions"][0]["victims"][0] == "tools/reports-7d9f8c-x1qzt");
+  CHECK(rounds[0]["recreated"][0] == "tools/reports-7d9f8c-x1qzt (ReplicaSet reports-7d9f8c)");
+  CHECK(rounds[1]["decisions"][0]["preemptor"] == "tools/reports-7d9f8c-x1qzt");
+  CHECK(rounds[1]["decisions"][0]["node"] == "node-b");
+  CHECK(rounds[1]["decisions"][0]["victims"][0] == "batch/crawler-6c5b4d-y2kvn");
+  CHECK(rounds[2]["decisions"][0]["preemptor"] == "batch/crawler-6c5b4d-y2kvn");
+  CHECK(rounds[2]["decisions"][0]["outcome"] == "unschedulable");
+  CHECK(rounds[2]["decisions"][0]["node"].is_null());
+  CHECK(rounds[2]["pending"] == 1);
+  const auto& s = doc["summary"];
+  CHECK(s["rounds"] == 3);
+  CHECK(s["admitted"] == 2);
+  CHECK(s["evictions"] == 2);
+  CHECK(s["podsEvictedMoreThanOnce"] == 0);
+  CHECK(s["amplification"] == 1.0);
+  CHECK(s["settled"] == true);
+  CHECK(s["loop"].is_null());
+}
+
+TEST_CASE("the storm as text: a timeline per round, then the summary", "[cli][cascade]") {
+  Run r = cascade("-f testdata/cascade/storm.yaml");
+  INFO(r.out);
+  REQUIRE(r.code == 0);
+  const auto out = kpreempt::test::lines(r.out);
+  REQUIRE(out.size() > 8);
+  CHECK(out[0] == "round 1: 1 admitted, 1 evicted, 1 recreated, 1 pending");
+  CHECK(out[1] ==
+        "  shop/checkout-5f7c6b-h8mnp  default  preempt  node-a  evicts "
+        "tools/reports-7d9f8c-x1qzt");
+  CHECK(out[2] == "  recreated: tools/reports-7d9f8c-x1qzt (ReplicaSet reports-7d9f8c)");
+  CHECK(r.out.find("\n3 rounds, 2 admitted, 2 evictions (0 pods evicted more than once), "
+                   "amplification 1.00; settled\n") != std::string::npos);
+}
+
+TEST_CASE("a cluster with room settles in one round", "[cli][cascade]") {
+  const auto doc = cascade_json("-f testdata/cascade/roomy.yaml");
+  REQUIRE(doc["rounds"].size() == 1);
+  CHECK(doc["rounds"][0]["decisions"][0]["outcome"] == "fits");
+  CHECK(doc["summary"]["admitted"] == 1);
+  CHECK(doc["summary"]["evictions"] == 0);
+  CHECK(doc["summary"]["settled"] == true);
+}
+
+TEST_CASE("a pod file's pod joins round 1 and its bare victim is gone", "[cli][cascade]") {
+  const auto doc =
+      cascade_json("-f testdata/cascade/roomy.yaml --pod-file testdata/cascade/big-job.yaml");
+  const auto& round = doc["rounds"][0];
+  REQUIRE(round["decisions"].size() == 2);
+  CHECK(round["decisions"][1]["preemptor"] == "batch/etl-big");
+  CHECK(round["decisions"][1]["victims"][0] == "batch/cron-cleanup");
+  CHECK(round["gone"][0] == "batch/cron-cleanup (no controller)");
+  CHECK(round["recreated"].empty());
+  CHECK(doc["summary"]["rounds"] == 2);
+  CHECK(doc["summary"]["evictions"] == 1);
+  CHECK(doc["summary"]["settled"] == true);
+}
+
+TEST_CASE("a Job's evicted pods stop coming back at the backoff limit", "[cli][cascade]") {
+  SECTION("--set cascade.backoffLimit=1") {
+    const auto doc = cascade_json("-f testdata/cascade/job.yaml --set cascade.backoffLimit=1");
+    const auto& round = doc["rounds"][0];
+    CHECK(round["evicted"] == 2);
+    REQUIRE(round["recreated"].size() == 1);
+    REQUIRE(round["gone"].size() == 1);
+    CHECK(round["gone"][0].get<std::string>().ends_with("(Job train past backoffLimit 1)"));
+    CHECK(doc["rounds"][1]["pending"] == 1);
+  }
+  SECTION("the default limit of 6") {
+    const auto doc = cascade_json("-f testdata/cascade/job.yaml");
+    CHECK(doc["rounds"][0]["recreated"].size() == 2);
+    CHECK(doc["rounds"][0]["gone"].empty());
+  }
+}
+
+TEST_CASE("cascade YAML is the same document", "[cli][cascade]") {
+  Run r = cascade("-f testdata/cascade/storm.yaml -o yaml");
+  REQUIRE(r.code == 0);
+  CHECK(r.out.starts_with("apiVersion: kpreempt/v1alpha1\nkind: Cascade\n"));
+  CHECK(r.out.find("  settled: true\n") != std::string::npos);
+}
+
+TEST_CASE("cascade --fail-on and bad input set the exit code", "[cli][cascade]") {
+  CHECK(cascade("-f testdata/cascade/storm.yaml --fail-on 'evictions>1'").code == 1);
+  CHECK(cascade("-f testdata/cascade/storm.yaml --fail-on 'evictions>2'").code == 0);
+  CHECK(cascade("-f testdata/cascade/storm.yaml --fail-on loop").code == 0);
+  CHECK(cascade("-f testdata/cascade/storm.yaml --fail-on sometimes").code == 2);
+  CHECK(cascade("-f testdata/cascade/storm.yaml --rounds 0").code == 2);
+  CHECK(cascade("-f testdata/cascade/storm.yaml --policy kueue").code == 2);
+  CHECK(cascade("-f testdata/cascade/storm.yaml --set cascade.backoffLimit=x").code == 2);
+  CHECK(cascade("-f testdata/cascade/no-such-file.yaml").code == 2);
+  CHECK(cascade("-f testdata/cascade/storm.yaml -o wide").code == 2);
+}
+
+TEST_CASE("--rounds stops a cascade before it settles", "[cli][cascade]") {
+  const auto doc = cascade_json("-f testdata/cascade/storm.yaml --rounds 2");
+  CHECK(doc["summary"]["rounds"] == 2);
+  CHECK(doc["summary"]["settled"] == false);
+  CHECK(doc["summary"]["loop"].is_null());
+}
+
+TEST_CASE("each pod is decided by the policy of its own scheduler", "[cli][cascade]") {
+  const auto doc = cascade_json(
+      "-f testdata/cascade/roomy.yaml --pod-file "
+      "testdata/cascade/yunikorn-pod.yaml");
+  const auto& decisions = doc["rounds"][0]["decisions"];
+  REQUIRE(decisions.size() == 2);
+  CHECK(decisions[0]["preemptor"] == "shop/checkout-5f7c6b-h8mnp");
+  CHECK(decisions[0]["policy"] == "default");
+  CHECK(decisions[1]["preemptor"] == "batch/etl-yunikorn");
+  CHECK(decisions[1]["policy"] == "yunikorn");
+}
+
+TEST_CASE("an evicted Workload is requeued and decided again in the next round", "[cli][cascade]") {
+  const auto doc =
+      cascade_json("-f testdata/explain/kueue/admission-check-not-modelled/cluster.yaml");
+  const auto& rounds = doc["rounds"];
+  REQUIRE(rounds.size() == 2);
+  CHECK(rounds[0]["decisions"][0]["preemptor"] == "Workload default/in");
+  CHECK(rounds[0]["decisions"][0]["policy"] == "kueue");
+  CHECK(rounds[0]["decisions"][0]["victims"][0] == "Workload default/low");
+  CHECK(rounds[0]["recreated"][0] == "Workload default/low (requeued)");
+  CHECK(rounds[1]["decisions"][0]["preemptor"] == "Workload default/low");
+  CHECK(rounds[1]["decisions"][0]["outcome"] == "unschedulable");
+  CHECK(doc["summary"]["settled"] == true);
+}
