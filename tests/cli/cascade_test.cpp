@@ -131,7 +131,7 @@ TEST_CASE("cascade --fail-on and bad input set the exit code", "[cli][cascade]")
   CHECK(cascade("-f testdata/cascade/storm.yaml -o wide").code == 2);
 }
 
-TEST_CASE("--rounds stops a cascade before it settles", "[cli][cascade]") {
+TEST_CASE("the rounds limit stops a cascade before it settles", "[cli][cascade]") {
   const auto doc = cascade_json("-f testdata/cascade/storm.yaml --rounds 2");
   CHECK(doc["summary"]["rounds"] == 2);
   CHECK(doc["summary"]["settled"] == false);
