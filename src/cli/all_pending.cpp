@@ -6,6 +6,7 @@
 #include "kpreempt/exit_code.h"
 #include "kpreempt/policy/args.h"
 #include "kpreempt/policy/lines.h"
+#include "kpreempt/scenario/sequence.h"
 
 #include <fmt/format.h>
 #include <unistd.h>
@@ -105,19 +106,8 @@ int run_sequential(const ExplainOptions& o, model::Snapshot& snap,
 
 std::vector<Subject> pending_subjects(const model::Snapshot& snap) {
   std::vector<Subject> out;
-  const auto& pods = snap.pods();
-  for (model::PodId id = 0; id < pods.size(); ++id) {
-    const model::Pod& p = pods[id];
-    if (p.pending() && !p.terminating()) {
-      out.push_back({id, model::k_none});
-    }
-  }
-  const auto& workloads = snap.kueue().workloads;
-  for (std::uint32_t id = 0; id < workloads.size(); ++id) {
-    // A deactivated Workload (spec.active false) is not queued, so it preempts nothing.
-    if (!workloads[id].admitted && workloads[id].active) {
-      out.push_back({model::k_none, id});
-    }
+  for (const render::Explanation& e : scenario::pending_preemptors(snap, {})) {
+    out.push_back({e.preemptor, e.workload});
   }
   return out;
 }

@@ -35,24 +35,14 @@ bool recreates(const std::string& kind) {
   return kind == "ReplicaSet" || kind == "StatefulSet" || kind == "DaemonSet" || kind == "Job";
 }
 
-// The pending preemptors some run takes: pods first, then Workloads, each in input order.
+// The pending preemptors some run takes, in queue order.
 std::vector<render::Explanation> pending(const model::Snapshot& snap, const RunFor& run_for,
                                          model::Instant now) {
-  std::vector<render::Explanation> out;
-  const auto& pods = snap.pods();
-  for (model::PodId id = 0; id < pods.size(); ++id) {
-    if (pods[id].pending() && !pods[id].terminating() &&
-        run_for(snap, id, model::k_none) != nullptr) {
-      out.push_back(render::Explanation{id, model::k_none, now, {}});
-    }
-  }
-  const auto& workloads = snap.kueue().workloads;
-  for (std::uint32_t id = 0; id < workloads.size(); ++id) {
-    if (!workloads[id].admitted && workloads[id].active &&
-        run_for(snap, model::k_none, id) != nullptr) {
-      out.push_back(render::Explanation{model::k_none, id, now, {}});
-    }
-  }
+  std::vector<render::Explanation> out = pending_preemptors(snap, now);
+  std::erase_if(out, [&](const render::Explanation& e) {
+    return run_for(snap, e.preemptor, e.workload) == nullptr;
+  });
+  sort_queue_order(snap, out);
   return out;
 }
 
@@ -130,9 +120,8 @@ render::Cascade run_cascade(model::Snapshot& snap, const CascadeOptions& o, cons
   std::vector<std::string> states{cascade_state(snap)};
   std::map<std::string, std::size_t> times_evicted;
   std::map<std::string, std::int64_t> job_failures;
+  std::vector<render::Explanation> items = pending(snap, run_for, o.now);
   for (std::size_t round = 1; round <= o.rounds; ++round) {
-    std::vector<render::Explanation> items = pending(snap, run_for, o.now);
-    sort_queue_order(snap, items);
     SequenceState state;
     render::SequenceSummary summary;
     render::CascadeRound r;
@@ -161,7 +150,8 @@ render::Cascade run_cascade(model::Snapshot& snap, const CascadeOptions& o, cons
       ++times_evicted[ref_text(v)];
     }
     recreate(snap, edit, o, victims, job_failures, r);
-    r.pending = pending(snap, run_for, o.now).size();
+    items = pending(snap, run_for, o.now);  // the next round's
+    r.pending = items.size();
     c.admitted += r.admitted;
     c.evictions += r.evicted;
     c.rounds.push_back(std::move(r));

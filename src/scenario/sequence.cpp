@@ -279,17 +279,14 @@ bool decide_step(model::Snapshot& snap, model::SnapshotEdit& edit, const Sequenc
                  render::SequenceSummary& summary) {
   const bool kueue = run.entry.scheduler == policy::Scheduler::kueue;
   render::Explanation& e = items[i];
-  const std::string gang = gang_of(snap, e, kueue);
-  const auto placed = state.placed_with.find(e.preemptor);
-  const auto it = state.gangs.find(gang);
-  if ((!gang.empty() && it != state.gangs.end()) || placed != state.placed_with.end()) {
+  if (const auto it = state.shared.find(e.preemptor); it != state.shared.end()) {
     // Decided with the first of its gang, as one: nothing more to apply.
-    render::SequenceStep step =
-        summary.steps[placed != state.placed_with.end() ? placed->second.first : it->second];
+    const auto [decided_at, node] = it->second;
+    render::SequenceStep step = summary.steps[decided_at];
     e.decisions.push_back(items[step.item].decisions.back());
     step.item = i;
-    if (placed != state.placed_with.end()) {
-      step.node = snap.nodes()[placed->second.second].name;
+    if (node != model::k_none) {
+      step.node = snap.nodes()[node].name;
       step.node_by_score = false;
     }
     summary.steps.push_back(step);
@@ -301,11 +298,17 @@ bool decide_step(model::Snapshot& snap, model::SnapshotEdit& edit, const Sequenc
   const auto members = gang_placements(snap, e, d);
   render::SequenceStep step = apply(snap, edit, e, d, run.now, kueue, members);
   step.item = i;
-  if (!gang.empty()) {
-    state.gangs.emplace(gang, summary.steps.size());
-  }
   for (const auto& [member, node] : members) {
-    state.placed_with.emplace(member, std::make_pair(summary.steps.size(), node));
+    state.shared.emplace(member, std::make_pair(summary.steps.size(), node));
+  }
+  // A Kueue pod group's later pods share the Workload's one decision.
+  if (const std::string gang = gang_of(snap, e, kueue); !gang.empty()) {
+    for (std::size_t j = i + 1; j < items.size(); ++j) {
+      if (items[j].preemptor != model::k_none && gang_of(snap, items[j], kueue) == gang) {
+        state.shared.emplace(items[j].preemptor,
+                             std::make_pair(summary.steps.size(), model::k_none));
+      }
+    }
   }
   summary.steps.push_back(std::move(step));
   add_victims(d, summary);
@@ -329,6 +332,24 @@ render::SequenceSummary decide_in_sequence(model::Snapshot& snap, const Sequence
     }
   }
   return summary;
+}
+
+std::vector<render::Explanation> pending_preemptors(const model::Snapshot& snap,
+                                                    model::Instant now) {
+  std::vector<render::Explanation> out;
+  const auto& pods = snap.pods();
+  for (model::PodId id = 0; id < pods.size(); ++id) {
+    if (pods[id].pending() && !pods[id].terminating()) {
+      out.push_back({id, model::k_none, now, {}});
+    }
+  }
+  const auto& workloads = snap.kueue().workloads;
+  for (std::uint32_t id = 0; id < workloads.size(); ++id) {
+    if (!workloads[id].admitted && workloads[id].active) {
+      out.push_back({model::k_none, id, now, {}});
+    }
+  }
+  return out;
 }
 
 std::vector<std::string> sequence_assumptions() {

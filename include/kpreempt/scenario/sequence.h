@@ -38,12 +38,11 @@ render::SequenceSummary decide_in_sequence(model::Snapshot& snap, const Sequence
                                            std::vector<render::Explanation>& items,
                                            const std::vector<bool>& takes);
 
-// What the steps of one pass have decided so far that later steps share: the gangs decided as
-// one (a Kueue pod group -> its step) and the members a job-level decision placed (pod -> its
-// step and node).
+// What the steps of one pass have decided so far that later steps share: the pods decided
+// with an earlier step as one gang (a Kueue pod group's, a Koordinator gang's job-level
+// placement), each with that step and the node it placed the pod on (k_none: no node).
 struct SequenceState {
-  std::map<std::string, std::size_t> gangs;
-  std::map<model::PodId, std::pair<std::size_t, model::NodeId>> placed_with;
+  std::map<model::PodId, std::pair<std::size_t, model::NodeId>> shared;
 };
 
 // Decides items[i] with the run's policy on `snap` as it is, applies the decision through
@@ -53,6 +52,12 @@ struct SequenceState {
 bool decide_step(model::Snapshot& snap, model::SnapshotEdit& edit, const SequenceRun& run,
                  std::vector<render::Explanation>& items, std::size_t i, SequenceState& state,
                  render::SequenceSummary& summary);
+
+// Every pending preemptor of the snapshot, each to be explained at `now`: pods waiting for a
+// node (unbound, not finished, not terminating), then active Workloads not admitted (a
+// deactivated one is not queued), each in input order.
+std::vector<render::Explanation> pending_preemptors(const model::Snapshot& snap,
+                                                    model::Instant now);
 
 // What every sequence assumes, said with its answer.
 std::vector<std::string> sequence_assumptions();
