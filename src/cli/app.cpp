@@ -41,6 +41,7 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
   add_matrix(app, io, exit_code);
   add_diff(app, io, exit_code);
   add_cascade(app, io, exit_code);
+  add_advise(app, io, exit_code);
   add_snapshot(app, io, exit_code);
   add_completion(app, io, exit_code);
   try {

@@ -14,6 +14,7 @@ void add_check(CLI::App& app, const Streams& io, int& exit_code);
 void add_matrix(CLI::App& app, const Streams& io, int& exit_code);
 void add_diff(CLI::App& app, const Streams& io, int& exit_code);
 void add_cascade(CLI::App& app, const Streams& io, int& exit_code);
+void add_advise(CLI::App& app, const Streams& io, int& exit_code);
 void add_snapshot(CLI::App& app, const Streams& io, int& exit_code);
 void add_completion(CLI::App& app, const Streams& io, int& exit_code);  // and __complete
 

@@ -155,6 +155,69 @@ void SnapshotEdit::evict(std::uint32_t workload, Instant now) {
   set_condition(w, "Evicted", "True", "Preempted", now);
 }
 
+void SnapshotEdit::set_priority(PodId pod, std::int32_t value) {
+  save_pod(pod);
+  m_snap.m_pods[pod].priority = value;
+  m_snap.m_facts[pod].priority = value;
+}
+
+void SnapshotEdit::set_class_value(std::uint32_t priority_class, std::int32_t value) {
+  PriorityClass& c = m_snap.m_classes[priority_class];
+  assign(c.value, value);
+  for (PodId id = 0; id < m_snap.m_pods.size(); ++id) {
+    if (m_snap.m_pods[id].priority_class_name == c.name) {
+      set_priority(id, value);
+    }
+  }
+}
+
+void SnapshotEdit::set_preempt_never(PodId pod, bool never) {
+  save_pod(pod);
+  m_snap.m_pods[pod].preemption_policy = never ? "Never" : "PreemptLowerPriority";
+  m_snap.m_facts[pod].preempt_never = never;
+}
+
+void SnapshotEdit::set_request(PodId pod, const std::string& resource, std::int64_t total) {
+  save_pod(pod);
+  Pod& p = m_snap.m_pods[pod];
+  const bool cpu = resource == "cpu";
+  auto amount = [&](const Container& c) {
+    const Quantity q = get(c.requests, resource);
+    return cpu ? q.milli() : q.value_ceil();
+  };
+  Container* holder = nullptr;
+  std::int64_t others = 0;
+  for (Container& c : p.containers) {
+    if (holder == nullptr || amount(c) > amount(*holder)) {
+      holder = &c;
+    }
+    others += amount(c);
+  }
+  if (holder == nullptr) {
+    return;
+  }
+  others -= amount(*holder);
+  const std::int64_t own = std::max<std::int64_t>(0, total - others);
+  const Quantity q = cpu ? Quantity::from_milli(own) : Quantity::from_units(own);
+  auto it = std::find_if(holder->requests.begin(), holder->requests.end(),
+                         [&](const auto& r) { return r.first == resource; });
+  if (it != holder->requests.end()) {
+    it->second = q;
+  } else {
+    holder->requests.emplace_back(resource, q);
+  }
+  // A pending pod is in no node's sums, so nothing derived changes with it.
+  m_snap.m_facts[pod].requests = pod_requests(p);
+}
+
+void SnapshotEdit::set_unschedulable(NodeId node, bool unschedulable) {
+  assign(m_snap.m_nodes[node].unschedulable, unschedulable);
+}
+
+void SnapshotEdit::set_disruptions_allowed(std::uint32_t pdb, std::int32_t value) {
+  assign(m_snap.m_pdbs[pdb].disruptions_allowed, value);
+}
+
 void SnapshotEdit::undo() {
   while (!m_undo.empty()) {
     m_undo.back()();

@@ -45,6 +45,36 @@ class SnapshotEdit {
   // The Workload gives its quota back: evicted by preemption at `now`.
   void evict(std::uint32_t workload, Instant now);
 
+  // Knobs a what-if turns (`advise`): one field of one object, as if the objects were
+  // written so. Pods take a changed priority as a recreated pod would.
+
+  // The pod's priority (spec.priority, and every policy's reading of it).
+  void set_priority(PodId pod, std::int32_t value);
+  // A PriorityClass's value, and the priority of every pod that names the class.
+  void set_class_value(std::uint32_t priority_class, std::int32_t value);
+  // The pod's preemptionPolicy: Never, or PreemptLowerPriority.
+  void set_preempt_never(PodId pod, bool never);
+  // One resource request of a pending pod, in scheduler units (cpu in milli-cores), held by
+  // its container with the largest request of it (the others keep theirs).
+  void set_request(PodId pod, const std::string& resource, std::int64_t total);
+  // A node's spec.unschedulable (cordon).
+  void set_unschedulable(NodeId node, bool unschedulable);
+  // A budget's status.disruptionsAllowed, as its controller would compute it after a spec
+  // change.
+  void set_disruptions_allowed(std::uint32_t pdb, std::int32_t value);
+  // Any other field of an object of the stores below, restored by undo(). Only for fields no
+  // derived table of the snapshot depends on (quotas, queue settings, class annotations).
+  template <class T>
+  void assign(T& field, T value) {
+    m_undo.emplace_back([&field, old = field]() mutable { field = std::move(old); });
+    field = std::move(value);
+  }
+  KueueObjects& kueue() { return m_snap.m_kueue; }
+  YunikornObjects& yunikorn() { return m_snap.m_yunikorn; }
+  CapacityObjects& capacity() { return m_snap.m_capacity; }
+  KoordinatorObjects& koordinator() { return m_snap.m_koordinator; }
+  std::vector<PriorityClass>& priority_classes() { return m_snap.m_classes; }
+
   // Puts back every change, newest first.
   void undo();
 
