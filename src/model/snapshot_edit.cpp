@@ -164,11 +164,27 @@ void SnapshotEdit::set_priority(PodId pod, std::int32_t value) {
 void SnapshotEdit::set_class_value(std::uint32_t priority_class, std::int32_t value) {
   PriorityClass& c = m_snap.m_classes[priority_class];
   assign(c.value, value);
+  // A class may hold most pods of a cluster: only their priorities are saved, in one entry.
+  struct Saved {
+    PodId pod;
+    std::optional<std::int32_t> spec;
+    std::int32_t fact;
+  };
+  std::vector<Saved> saved;
   for (PodId id = 0; id < m_snap.m_pods.size(); ++id) {
-    if (m_snap.m_pods[id].priority_class_name == c.name) {
-      set_priority(id, value);
+    Pod& p = m_snap.m_pods[id];
+    if (p.priority_class_name == c.name) {
+      saved.push_back({id, p.priority, m_snap.m_facts[id].priority});
+      p.priority = value;
+      m_snap.m_facts[id].priority = value;
     }
   }
+  m_undo.emplace_back([this, saved = std::move(saved)] {
+    for (const Saved& s : saved) {
+      m_snap.m_pods[s.pod].priority = s.spec;
+      m_snap.m_facts[s.pod].priority = s.fact;
+    }
+  });
 }
 
 void SnapshotEdit::set_preempt_never(PodId pod, bool never) {
@@ -211,7 +227,16 @@ void SnapshotEdit::set_request(PodId pod, const std::string& resource, std::int6
 }
 
 void SnapshotEdit::set_unschedulable(NodeId node, bool unschedulable) {
-  assign(m_snap.m_nodes[node].unschedulable, unschedulable);
+  Node& n = m_snap.m_nodes[node];
+  assign(n.unschedulable, unschedulable);
+  if (!unschedulable) {
+    // The node lifecycle controller takes its cordon taint off with the cordon.
+    std::vector<Taint> taints = n.taints;
+    std::erase_if(taints, [](const Taint& t) {
+      return t.key == "node.kubernetes.io/unschedulable" && t.effect == "NoSchedule";
+    });
+    assign(n.taints, std::move(taints));
+  }
 }
 
 void SnapshotEdit::set_disruptions_allowed(std::uint32_t pdb, std::int32_t value) {

@@ -23,6 +23,10 @@ constexpr unsigned k_max_workers = 8;
 // Changed decisions named in a suggestion; the count covers them all.
 constexpr std::size_t k_changes_named = 5;
 
+// Filters whose verdict depends only on the preemptor's spec and the node's.
+const std::set<std::string, std::less<>> k_static_filters = {"NodeAffinity", "TaintToleration",
+                                                             "NodeUnschedulable", "NodeName"};
+
 // What a decision does, as far as other decisions can tell: outcome, node, victims.
 struct Signature {
   policy::Outcome outcome = policy::Outcome::unschedulable;
@@ -106,9 +110,14 @@ class Oracle {
         target.subject.pod != model::k_none && (name == "default" || name == "toleration");
   }
 
-  policy::Decision decide(const Preemptor& p) const {
+  // With `nodes`, the decision keeps its per-node verdicts (without per-pod ones).
+  policy::Decision decide(const Preemptor& p, bool nodes = false) const {
     policy::Input in{m_snap, p.pod, m_run.now, m_run.args, p.workload, false};
-    return policy::run(m_run.entry, in, m_run.line);
+    policy::Decision d = policy::run(m_run.entry, in, m_run.line);
+    if (!nodes) {
+      d.nodes = {};
+    }
+    return d;
   }
 
   // Whether the goal holds on the snapshot as it is now. `first` are tried first (the
@@ -152,24 +161,61 @@ class Oracle {
                        [&](const policy::Victim& v) { return v.ref == m_victim; });
   }
 
-  // Every pending preemptor's decision but the target's, in `m_pending` order.
-  std::vector<policy::Decision> decide_all() const {
+  // Every pending preemptor's decision but the target's, in `m_pending` order; `nodes` as
+  // decide().
+  std::vector<policy::Decision> decide_all(bool nodes = false) const {
     std::vector<policy::Decision> out(m_pending.size());
     const std::atomic<bool> never{false};
     parallel_for(m_pending.size(), never, [&](std::size_t i) {
       if (!(m_pending[i] == m_target.subject)) {
-        out[i] = decide(m_pending[i]);
+        out[i] = decide(m_pending[i], nodes);
       }
     });
     return out;
   }
 
+  // Leaves `p` out of every later check: its baseline decision says it can never use the
+  // victim's node for reasons no knob changes.
+  void rule_out(const Preemptor& p) { m_ruled_out.push_back(p); }
+
+  // Whether a baseline decision of a node-level policy found that the victim's node can never
+  // be its pick: unusable by filters that read only the preemptor's and the node's spec
+  // (affinity, taints, cordon, nodeName), or still too full with every pod of lower priority
+  // gone. Every save knob only takes pods out of what a preemptor may evict (a victim's or a
+  // class's priority raised, a budget tightened, a toleration widened) or changes a threat
+  // itself, so such a node stays out of reach.
+  bool node_out_of_reach(const policy::Decision& d) const {
+    if (!m_priority_bound) {
+      return false;
+    }
+    const model::NodeId node = m_snap.facts(m_target.subject.pod).node;
+    if (node == model::k_none) {
+      return false;
+    }
+    const std::string& name = m_snap.nodes()[node].name;
+    for (const policy::NodeVerdict& v : d.nodes) {
+      if (v.node != name) {
+        continue;
+      }
+      if (v.code.code == policy::Code::still_unschedulable ||
+          v.code.code == policy::Code::does_not_fit_after_removal ||
+          v.code.code == policy::Code::no_victims) {
+        return true;
+      }
+      return v.code.code == policy::Code::node_unresolvable && !v.code.subject.empty() &&
+             k_static_filters.contains(v.code.subject.front());
+    }
+    return false;
+  }
+
   std::size_t probes() const { return m_probes; }
+  std::size_t ruled() const { return m_ruled_out.size(); }
   const model::ObjectRef& victim() const { return m_victim; }
 
  private:
   bool may_threaten(const Preemptor& p) const {
-    if (p == m_target.subject) {
+    if (p == m_target.subject ||
+        std::find(m_ruled_out.begin(), m_ruled_out.end(), p) != m_ruled_out.end()) {
       return false;
     }
     if (!m_priority_bound || p.pod == model::k_none) {
@@ -184,6 +230,7 @@ class Oracle {
   const std::vector<Preemptor>& m_pending;
   model::ObjectRef m_victim;
   bool m_priority_bound = false;
+  std::vector<Preemptor> m_ruled_out;
   std::size_t m_probes = 0;
 };
 
@@ -289,11 +336,30 @@ render::Suggestion suggestion_of(const Knob& k, std::int64_t to, std::optional<s
   s.next = next ? value_of(k, *next) : "";
   s.verified = true;
   const char* verb = !k.choices.empty() ? "set" : (to > k.from ? "raise" : "lower");
-  s.sentence = fmt::format("{} {} from {} to {}", verb, k.what, s.from, s.to);
+  s.sentence = !k.sentence.empty() ? k.sentence
+                                    : fmt::format("{} {} from {} to {}", verb, k.what, s.from, s.to);
   s.command = k.command ? k.command(to) : "";
   s.notes = k.notes;
   s.size = relative_size(k, to);
   return s;
+}
+
+// Runs the value the knob's command would rather set; the command sets it only if it too
+// reaches the goal, and `to` otherwise.
+void prefer(const Knob& k, std::int64_t to, Search& search, render::Suggestion& s) {
+  const std::optional<std::int64_t> p = k.preferred ? k.preferred(to) : std::nullopt;
+  if (!p || *p == to || !k.command) {
+    return;
+  }
+  if (search.holds_at(k, *p)) {
+    s.command = k.command(*p);
+    s.notes.push_back(fmt::format("the command sets {}, which exists and reaches the goal too",
+                                  k.show(*p)));
+  } else {
+    s.notes.push_back(fmt::format(
+        "{}, the nearest that exists, does not reach the goal: the command makes {}", k.show(*p),
+        k.show(to)));
+  }
 }
 
 std::string join_names(const std::vector<std::string>& names) {
@@ -327,10 +393,12 @@ std::string baseline_sentence(const model::Snapshot& snap, const AdviseTarget& t
 // victim, which pods it saves and what its threats do instead.
 class SideEffects {
  public:
+  // `before`: every pending preemptor's decision today, as Oracle::decide_all gives them.
   SideEffects(model::Snapshot& snap, Oracle& oracle, const AdviseTarget& target,
-              const std::vector<Preemptor>& pending, const std::vector<Preemptor>& threats)
+              const std::vector<Preemptor>& pending, const std::vector<Preemptor>& threats,
+              const std::vector<policy::Decision>& before)
       : m_snap(snap), m_oracle(oracle), m_target(target), m_pending(pending), m_threats(threats) {
-    for (const policy::Decision& d : oracle.decide_all()) {
+    for (const policy::Decision& d : before) {
       m_before.push_back(signature_of(d));
     }
   }
@@ -434,16 +502,21 @@ render::AdviceResult advise(model::Snapshot& snap, const AdviseRun& run, const A
   Oracle oracle(snap, run, target, pending);
   std::vector<Preemptor> threats;
   std::optional<policy::Decision> own;
+  // Every other pending preemptor's decision today: who threatens the victim, who never can,
+  // and what side effects are measured against.
+  std::vector<policy::Decision> before = oracle.decide_all(target.goal == AdviseGoal::save);
   if (target.goal == AdviseGoal::save) {
-    for (const Preemptor& p : pending) {
-      if (p == target.subject) {
+    for (std::size_t i = 0; i < pending.size(); ++i) {
+      if (pending[i] == target.subject) {
         continue;
       }
-      const policy::Decision d = oracle.decide(p);
-      r.line = d.line;
-      if (oracle.lists_victim(d)) {
-        threats.push_back(p);
+      r.line = before[i].line;
+      if (oracle.lists_victim(before[i])) {
+        threats.push_back(pending[i]);
+      } else if (oracle.node_out_of_reach(before[i])) {
+        oracle.rule_out(pending[i]);
       }
+      before[i].nodes = {};
     }
     r.already = threats.empty();
   } else {
@@ -457,11 +530,12 @@ render::AdviceResult advise(model::Snapshot& snap, const AdviseRun& run, const A
     return r;
   }
   Search search(snap, oracle, threats);
-  SideEffects effects(snap, oracle, target, pending, threats);
+  SideEffects effects(snap, oracle, target, pending, threats, before);
   for (const Knob& k : knobs_for(KnobContext{snap, run.entry, target, threats})) {
     if (k.choices.empty()) {
       if (auto b = search.numeric(k)) {
         r.suggestions.push_back(suggestion_of(k, b->to, b->next));
+        prefer(k, b->to, search, r.suggestions.back());
         effects.fill(k, b->to, r.suggestions.back());
       } else {
         r.no_effect.push_back({k.object, k.field, no_effect_why(k, target.goal)});

@@ -160,23 +160,39 @@ Knob pod_priority_knob(const model::Snapshot& snap, model::PodId id, std::int64_
   k.apply = [id](model::SnapshotEdit& e, std::int64_t v) {
     e.set_priority(id, static_cast<std::int32_t>(v));
   };
-  k.show = show_int;
-  k.command = [&snap, &pod, up = limit > k.from](std::int64_t v) -> std::string {
-    // The class of the smallest value that still reaches `v` (raising), or the largest below.
-    const model::PriorityClass* best = nullptr;
+  // The class of the smallest value past the boundary (raising), or the largest before it.
+  k.preferred = [&snap, up = limit > k.from](std::int64_t v) -> std::optional<std::int64_t> {
+    std::optional<std::int64_t> best;
     for (const model::PriorityClass& c : snap.priority_classes()) {
       const bool ok = up ? c.value >= v : c.value <= v;
-      if (ok && (best == nullptr || (up ? c.value < best->value : c.value > best->value))) {
-        best = &c;
+      if (ok && (!best || (up ? c.value < *best : c.value > *best))) {
+        best = c.value;
+      }
+    }
+    return best;
+  };
+  // A class of exactly that value, made when none exists.
+  k.show = [&snap](std::int64_t v) {
+    for (const model::PriorityClass& c : snap.priority_classes()) {
+      if (c.value == v) {
+        return fmt::format("{} (PriorityClass {})", v, c.name);
+      }
+    }
+    return std::to_string(v);
+  };
+  k.command = [&snap, &pod](std::int64_t v) -> std::string {
+    const model::PriorityClass* cls = nullptr;
+    for (const model::PriorityClass& c : snap.priority_classes()) {
+      if (c.value == v) {
+        cls = &c;
       }
     }
     std::vector<std::string> notes;
-    const std::string cls = best != nullptr ? best->name : fmt::format("priority-{}", v);
-    std::string create =
-        best != nullptr ? ""
-                        : fmt::format("kubectl create priorityclass {} --value={} && ", cls, v);
-    std::string patch =
-        template_patch(pod, fmt::format(R"({{"priorityClassName":"{}"}})", cls), notes);
+    const std::string name = cls != nullptr ? cls->name : fmt::format("priority-{}", v);
+    const std::string create =
+        cls != nullptr ? "" : fmt::format("kubectl create priorityclass {} --value={} && ", name, v);
+    const std::string patch =
+        template_patch(pod, fmt::format(R"({{"priorityClassName":"{}"}})", name), notes);
     return patch.empty() ? "" : create + patch;
   };
   (void)template_patch(pod, "{}", k.notes);
@@ -344,9 +360,10 @@ void nodes(const KnobContext& ctx, std::vector<Knob>& out) {
     k.object = {"Node", "", n.name};
     k.field = "spec.unschedulable";
     k.what = fmt::format("spec.unschedulable of node {}", n.name);
+    k.sentence = fmt::format("uncordon node {} (spec.unschedulable: false)", n.name);
     k.choices = {"true", "false"};
     k.from = 0;
-    k.apply = [id](model::SnapshotEdit& e, std::int64_t v) { e.set_unschedulable(id, v == 1); };
+    k.apply = [id](model::SnapshotEdit& e, std::int64_t v) { e.set_unschedulable(id, v == 0); };
     k.command = [name = n.name](std::int64_t) { return fmt::format("kubectl uncordon {}", name); };
     k.notes.push_back("whoever cordoned the node may have had a reason: drain, repair, upgrade");
     out.push_back(std::move(k));

@@ -57,7 +57,7 @@ class SnapshotEdit {
   // One resource request of a pending pod, in scheduler units (cpu in milli-cores), held by
   // its container with the largest request of it (the others keep theirs).
   void set_request(PodId pod, const std::string& resource, std::int64_t total);
-  // A node's spec.unschedulable (cordon).
+  // A node's spec.unschedulable (cordon); uncordoned, it loses the cordon taint too.
   void set_unschedulable(NodeId node, bool unschedulable);
   // A budget's status.disruptionsAllowed, as its controller would compute it after a spec
   // change.

@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -62,9 +63,15 @@ struct Knob {
   std::function<void(model::SnapshotEdit&, std::int64_t)> apply;
   std::function<std::string(std::int64_t)> show;     // as a manifest writes the value
   std::function<std::string(std::int64_t)> command;  // a ready kubectl command, or ""
+  // The value a command would rather set than `to` (a PriorityClass that exists, of a value
+  // past the boundary), or nullopt. It is run too: the command sets it only if it also
+  // reaches the goal.
+  std::function<std::optional<std::int64_t>(std::int64_t)> preferred;
   // The sentence's verb and object: "raise PriorityClass research" reads
   // "<verb> <what> from X to Y".
   std::string what;
+  // Instead of that sentence, when the change has a name of its own ("uncordon node x").
+  std::string sentence;
   std::vector<std::string> notes;
 };
 
