@@ -378,15 +378,15 @@ using Family = void (*)(const KnobContext&, std::vector<Knob>&);
 
 std::vector<Knob> knobs_for(const KnobContext& ctx) {
   static const std::map<std::string_view, std::vector<Family>> families = {
-      {"default", {knobs::priority, knobs::disruption_budgets, knobs::preemptor, knobs::nodes}},
+      {"default", {knobs::priority, knobs::disruption_budgets, knobs::nodes, knobs::preemptor}},
       {"toleration",
-       {knobs::priority, knobs::toleration, knobs::disruption_budgets, knobs::preemptor,
-        knobs::nodes}},
+       {knobs::priority, knobs::toleration, knobs::disruption_budgets, knobs::nodes,
+        knobs::preemptor}},
       {"koordinator",
-       {knobs::priority, knobs::elastic_quota, knobs::disruption_budgets, knobs::preemptor,
-        knobs::nodes}},
-      {"capacity", {knobs::priority, knobs::elastic_quota, knobs::preemptor, knobs::nodes}},
-      {"yunikorn", {knobs::priority, knobs::yunikorn, knobs::preemptor, knobs::nodes}},
+       {knobs::priority, knobs::elastic_quota, knobs::disruption_budgets, knobs::nodes,
+        knobs::preemptor}},
+      {"capacity", {knobs::priority, knobs::elastic_quota, knobs::nodes, knobs::preemptor}},
+      {"yunikorn", {knobs::priority, knobs::yunikorn, knobs::nodes, knobs::preemptor}},
       {"kueue", {knobs::kueue}},
   };
   std::vector<Knob> out;
