@@ -337,7 +337,7 @@ render::Suggestion suggestion_of(const Knob& k, std::int64_t to, std::optional<s
   s.verified = true;
   const char* verb = !k.choices.empty() ? "set" : (to > k.from ? "raise" : "lower");
   s.sentence = !k.sentence.empty() ? k.sentence
-                                    : fmt::format("{} {} from {} to {}", verb, k.what, s.from, s.to);
+                                   : fmt::format("{} {} from {} to {}", verb, k.what, s.from, s.to);
   s.command = k.command ? k.command(to) : "";
   s.notes = k.notes;
   s.size = relative_size(k, to);
@@ -353,12 +353,13 @@ void prefer(const Knob& k, std::int64_t to, Search& search, render::Suggestion& 
   }
   if (search.holds_at(k, *p)) {
     s.command = k.command(*p);
-    s.notes.push_back(fmt::format("the command sets {}, which exists and reaches the goal too",
-                                  k.show(*p)));
-  } else {
     s.notes.push_back(fmt::format(
-        "{}, the nearest that exists, does not reach the goal: the command makes {}", k.show(*p),
-        k.show(to)));
+        "the command sets {}, the nearest value past the boundary that exists, also checked",
+        k.show(*p)));
+  } else {
+    s.notes.push_back(
+        fmt::format("{}, the nearest that exists, does not reach the goal: the command makes {}",
+                    k.show(*p), k.show(to)));
   }
 }
 

@@ -171,15 +171,7 @@ Knob pod_priority_knob(const model::Snapshot& snap, model::PodId id, std::int64_
     }
     return best;
   };
-  // A class of exactly that value, made when none exists.
-  k.show = [&snap](std::int64_t v) {
-    for (const model::PriorityClass& c : snap.priority_classes()) {
-      if (c.value == v) {
-        return fmt::format("{} (PriorityClass {})", v, c.name);
-      }
-    }
-    return std::to_string(v);
-  };
+  k.show = show_int;
   k.command = [&snap, &pod](std::int64_t v) -> std::string {
     const model::PriorityClass* cls = nullptr;
     for (const model::PriorityClass& c : snap.priority_classes()) {
@@ -190,7 +182,8 @@ Knob pod_priority_knob(const model::Snapshot& snap, model::PodId id, std::int64_
     std::vector<std::string> notes;
     const std::string name = cls != nullptr ? cls->name : fmt::format("priority-{}", v);
     const std::string create =
-        cls != nullptr ? "" : fmt::format("kubectl create priorityclass {} --value={} && ", name, v);
+        cls != nullptr ? ""
+                       : fmt::format("kubectl create priorityclass {} --value={} && ", name, v);
     const std::string patch =
         template_patch(pod, fmt::format(R"({{"priorityClassName":"{}"}})", name), notes);
     return patch.empty() ? "" : create + patch;
