@@ -6,7 +6,7 @@
 # --workload from the dumps given with -f on the same line (through `kpreempt __complete`).
 # Names read that way are never handed to compgen -W, which would expand $(...) in them.
 
-_kpreempt_commands="explain lint check matrix diff cascade snapshot completion"
+_kpreempt_commands="explain lint check matrix diff cascade advise snapshot completion"
 
 # The options of a subcommand; the ones that take a value end with "=" (removed before use).
 _kpreempt_options() {
@@ -29,6 +29,9 @@ _kpreempt_options() {
         cascade)
             echo "-f= --filename= -R --recursive --pod-file= --rounds= --policy= --now= --set=" \
                 "-o= --output= --fail-on= -h --help" ;;
+        advise)
+            echo "-f= --filename= -R --recursive --victim= --pod= --workload= --goal= --policy=" \
+                "--now= --set= --upstream= --limit= -o= --output= --cache --no-cache -h --help" ;;
         snapshot)
             echo "-f= --filename= -R --recursive -o= --output= -h --help" ;;
         completion) echo "-h --help" ;;
@@ -48,6 +51,7 @@ _kpreempt_values() {
         --policy) echo "@policies" ;;
         --upstream) echo "@upstream" ;;
         --color) echo "auto always never" ;;
+        --goal) echo "save fit place admit" ;;
         --fail-on)
             case $1 in
                 diff) echo "any outcome victims new-victims edges lint none" ;;
@@ -62,7 +66,7 @@ _kpreempt_values() {
                 check) echo "text json junit" ;;
                 matrix) echo "text json markdown" ;;
                 diff) echo "text json yaml markdown github sarif" ;;
-                cascade) echo "text json yaml" ;;
+                cascade | advise) echo "text json yaml" ;;
                 snapshot) echo "@file" ;;
             esac ;;
     esac

@@ -46,7 +46,7 @@ function __kpreempt_policies
     $bin __complete policies 2>/dev/null
 end
 
-set -l commands explain lint check matrix diff cascade snapshot completion
+set -l commands explain lint check matrix diff cascade advise snapshot completion
 
 complete -c kpreempt -f
 complete -c kpreempt -n "not __fish_seen_subcommand_from $commands" -s h -l help -d 'print help and exit'
@@ -57,14 +57,15 @@ complete -c kpreempt -n "not __fish_seen_subcommand_from $commands" -a check -d 
 complete -c kpreempt -n "not __fish_seen_subcommand_from $commands" -a matrix -d 'tabulate which PriorityClass may preempt which'
 complete -c kpreempt -n "not __fish_seen_subcommand_from $commands" -a diff -d 'what a configuration change does to preemption'
 complete -c kpreempt -n "not __fish_seen_subcommand_from $commands" -a cascade -d 'rounds of preemption with evicted pods recreated'
+complete -c kpreempt -n "not __fish_seen_subcommand_from $commands" -a advise -d 'the smallest changes that reach a goal'
 complete -c kpreempt -n "not __fish_seen_subcommand_from $commands" -a snapshot -d 'save a cluster dump as a snapshot file that loads fast'
 complete -c kpreempt -n "not __fish_seen_subcommand_from $commands" -a completion -d 'print the shell completion script for SHELL'
 
 # Options every subcommand has.
 complete -c kpreempt -n "__fish_seen_subcommand_from $commands" -s h -l help -d 'print help and exit'
 
-# Reading dumps: explain, lint, matrix, diff, cascade, snapshot.
-set -l readers '__fish_seen_subcommand_from explain lint matrix diff cascade snapshot'
+# Reading dumps: explain, lint, matrix, diff, cascade, advise, snapshot.
+set -l readers '__fish_seen_subcommand_from explain lint matrix diff cascade advise snapshot'
 complete -c kpreempt -n $readers -s f -l filename -r -F -d 'YAML or JSON file, folder, or - for stdin'
 complete -c kpreempt -n $readers -s R -l recursive -d 'read folders given with -f recursively'
 
@@ -85,8 +86,8 @@ complete -c kpreempt -n $explain -l color -x -a 'auto always never' -d 'colour t
 complete -c kpreempt -n $explain -s v -l verbose -d 'note the objects no policy reads'
 complete -c kpreempt -n $explain -l codes -d 'list every reason code with its meaning'
 
-# The snapshot cache: explain, matrix.
-set -l cached '__fish_seen_subcommand_from explain matrix'
+# The snapshot cache: explain, matrix, advise.
+set -l cached '__fish_seen_subcommand_from explain matrix advise'
 complete -c kpreempt -n $cached -l cache -d 'keep the loaded dump in the snapshot cache, whatever its size'
 complete -c kpreempt -n $cached -l no-cache -d 'neither read nor write the snapshot cache'
 
@@ -140,6 +141,19 @@ complete -c kpreempt -n $cascade -l now -x -a '(date -u +%Y-%m-%dT%H:%M:%SZ)' -d
 complete -c kpreempt -n $cascade -l set -x -d 'policy argument KEY=VALUE or cascade.backoffLimit=N'
 complete -c kpreempt -n $cascade -s o -l output -x -a 'text json yaml' -d 'output format'
 complete -c kpreempt -n $cascade -l fail-on -x -a "loop 'evictions>'" -d 'exit 1 on a loop or more than N evictions'
+
+# advise
+set -l advise '__fish_seen_subcommand_from advise'
+complete -c kpreempt -n $advise -l victim -x -k -a '(__kpreempt_names victims)' -d 'a running pod to save'
+complete -c kpreempt -n $advise -l pod -x -k -a '(__kpreempt_names pods)' -d 'a pending pod to fit or place'
+complete -c kpreempt -n $advise -l workload -x -k -a '(__kpreempt_names workloads)' -d 'a pending Kueue Workload to admit'
+complete -c kpreempt -n $advise -l goal -x -a 'save fit place admit' -d 'what is to hold'
+complete -c kpreempt -n $advise -l policy -x -k -a '(__kpreempt_policies; echo all)' -d 'policy to run'
+complete -c kpreempt -n $advise -l now -x -a '(date -u +%Y-%m-%dT%H:%M:%SZ)' -d 'evaluation time, RFC 3339'
+complete -c kpreempt -n $advise -l set -x -d 'policy argument KEY=VALUE'
+complete -c kpreempt -n $advise -l upstream -x -k -a '(__kpreempt_upstream)' -d 'upstream release line POLICY=VERSION'
+complete -c kpreempt -n $advise -l limit -x -d 'suggestions per policy in text output'
+complete -c kpreempt -n $advise -s o -l output -x -a 'text json yaml' -d 'output format'
 
 # snapshot
 complete -c kpreempt -n '__fish_seen_subcommand_from snapshot' -s o -l output -r -F -d 'snapshot file to write'

@@ -142,6 +142,25 @@ _kpreempt_cascade() {
     '--fail-on=[exit 1 on a loop or more than N evictions]:condition:(loop evictions\>)'
 }
 
+_kpreempt_advise() {
+  _arguments -s -S \
+    '(- *)'{-h,--help}'[print help and exit]' \
+    '*'{-f+,--filename=}'[cluster dump: YAML or JSON file, folder, or - for stdin]:dump:_files' \
+    '(-R --recursive)'{-R,--recursive}'[read folders given with -f recursively]' \
+    '(--no-cache)--cache[keep the loaded dump in the snapshot cache, whatever its size]' \
+    '(--cache)--no-cache[neither read nor write the snapshot cache]' \
+    '(--pod --workload)--victim=[a running pod to save]:pod:_kpreempt_names victims' \
+    '(--victim --workload)--pod=[a pending pod to fit or place]:pod:_kpreempt_names pods' \
+    '(--victim --pod)--workload=[a pending Kueue Workload to admit]:workload:_kpreempt_names workloads' \
+    '--goal=[what is to hold]:goal:(save fit place admit)' \
+    '*--policy=[policy to run]:policy:_kpreempt_policies all' \
+    '--now=[evaluation time, RFC 3339]:time:' \
+    '*--set=[policy argument KEY=VALUE]:KEY=VALUE:' \
+    '*--upstream=[upstream release line POLICY=VERSION]:POLICY=VERSION:_kpreempt_upstream' \
+    '--limit=[suggestions per policy in text output]:count:' \
+    '(-o --output)'{-o+,--output=}'[output format]:format:(text json yaml)'
+}
+
 _kpreempt_snapshot() {
   _arguments -s -S \
     '(- *)'{-h,--help}'[print help and exit]' \
@@ -161,6 +180,7 @@ _kpreempt() {
     'matrix:tabulate which PriorityClass may preempt which, under each policy'
     'diff:what a configuration change does to preemption'
     'cascade:rounds of preemption with evicted pods recreated: does the cluster settle'
+    'advise:the smallest changes that save a victim, let a pod fit or run, or admit a workload'
     'snapshot:save a cluster dump as a snapshot file that loads fast'
     'completion:print the shell completion script for SHELL'
   )
