@@ -32,6 +32,7 @@ Json suggestion_json(const Suggestion& s) {
   j["to"] = s.to;
   j["next"] = s.next.empty() ? Json(nullptr) : Json(s.next);
   j["effect"] = s.effect;
+  j["instead"] = s.instead;
   j["sentence"] = s.sentence;
   j["verified"] = s.verified;
   j["sideEffects"] = {{"changedDecisions", s.changed_decisions}, {"changed", s.changed}};
@@ -92,14 +93,17 @@ std::string side_effects(const Suggestion& s) {
                      more > 0 ? fmt::format(" and {} more", more) : "");
 }
 
-const char* goal_words(const std::string& goal) {
-  if (goal == "save") {
-    return "save";
+std::string heading(const Advice& a) {
+  if (a.goal == "save") {
+    return fmt::format("What would save {}", a.target);
   }
-  if (goal == "fit") {
-    return "let fit without evicting";
+  if (a.goal == "fit") {
+    return fmt::format("What would let {} fit without evicting anyone", a.target);
   }
-  return goal == "admit" ? "admit" : "place";
+  if (a.goal == "admit") {
+    return fmt::format("What would admit {}", a.target);
+  }
+  return fmt::format("What would get {} a node", a.target);
 }
 
 void text_result(const Advice& a, const AdviceResult& r, std::ostream& out) {
@@ -116,7 +120,10 @@ void text_result(const Advice& a, const AdviceResult& r, std::ostream& out) {
   }
   for (std::size_t i = 0; i < r.suggestions.size() && i < a.limit; ++i) {
     const Suggestion& s = r.suggestions[i];
-    out << fmt::format("  {}. {} ({}; {})\n", i + 1, s.sentence, s.effect, side_effects(s));
+    out << fmt::format("  {}. {}\n     {}; {}\n", i + 1, s.sentence, s.effect, side_effects(s));
+    for (const std::string& line : s.instead) {
+      out << fmt::format("     then {}\n", line);
+    }
     if (!s.next.empty()) {
       out << fmt::format("     checked: {} reaches the goal, {} does not\n", s.to, s.next);
     }
@@ -143,7 +150,7 @@ void render_advice(Format format, const Advice& a, std::ostream& out) {
     print_structured(to_json(a), format == Format::yaml, out);
     return;
   }
-  out << fmt::format("What would {} {}\n", goal_words(a.goal), a.target);
+  out << heading(a) << "\n";
   if (a.results.empty()) {
     out << "\nno chosen policy judges it\n";
   }

@@ -409,7 +409,6 @@ class SideEffects {
     k.apply(edit, to);
     const std::vector<policy::Decision> after = m_oracle.decide_all();
     std::set<model::ObjectRef> victims_before, victims_after;
-    std::vector<std::string> instead;
     for (std::size_t i = 0; i < m_pending.size(); ++i) {
       const Preemptor& p = m_pending[i];
       if (p == m_target.subject) {
@@ -419,7 +418,7 @@ class SideEffects {
       const bool threat = std::find(m_threats.begin(), m_threats.end(), p) != m_threats.end();
       if (threat) {
         victims_before.insert(m_before[i].victims.begin(), m_before[i].victims.end());
-        instead.push_back(fmt::format("{} {}", name_of(ref_of(m_snap, p)), after[i].summary));
+        s.instead.push_back(fmt::format("{}: {}", name_of(ref_of(m_snap, p)), after[i].summary));
       }
       victims_after.insert(now.victims.begin(), now.victims.end());
       if (!threat && !(now == m_before[i])) {
@@ -438,9 +437,6 @@ class SideEffects {
       }
       s.effect =
           fmt::format("saves {}", saved.empty() ? name_of(m_oracle.victim()) : join_names(saved));
-      for (const std::string& line : instead) {
-        s.effect += "; then " + line;
-      }
     } else {
       const policy::Decision own = m_oracle.decide(m_target.subject);
       s.effect = own.summary;

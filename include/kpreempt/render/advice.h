@@ -23,6 +23,9 @@ struct Suggestion {
   std::string from, to;     // as written in a manifest ("5000", "31500m", "Never")
   std::string sentence;     // "raise PriorityClass research from 5000 to 50000"
   std::string effect;       // "saves research/notebook-alice and research/notebook-bob"
+  // For a victim: what each pending preemptor that evicted it decides instead
+  // ("ml/trainer-0: preempt 2 pods on gpu-a100-2 (...)").
+  std::vector<std::string> instead;
   // The value next to `to` that does not reach the goal ("" for a choice among names): the
   // boundary's other side, also run.
   std::string next;
