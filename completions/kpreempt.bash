@@ -30,7 +30,7 @@ _kpreempt_options() {
             echo "-f= --filename= -R --recursive --pod-file= --rounds= --policy= --now= --set=" \
                 "-o= --output= --fail-on= -h --help" ;;
         advise)
-            echo "-f= --filename= -R --recursive --victim= --pod= --workload= --goal= --policy=" \
+            echo "-f= --filename= -R --recursive --victim= --pod= --pod-file= --workload= --goal= --policy=" \
                 "--now= --set= --upstream= --limit= -o= --output= --cache --no-cache -h --help" ;;
         snapshot)
             echo "-f= --filename= -R --recursive -o= --output= -h --help" ;;

@@ -152,6 +152,7 @@ _kpreempt_advise() {
     '(--pod --workload)--victim=[a running pod to save]:pod:_kpreempt_names victims' \
     '(--victim --workload)--pod=[a pending pod to fit or place]:pod:_kpreempt_names pods' \
     '(--victim --pod)--workload=[a pending Kueue Workload to admit]:workload:_kpreempt_names workloads' \
+    '*--pod-file=[a manifest not in the dump: a pod or a workload]:manifest:_files' \
     '--goal=[what is to hold]:goal:(save fit place admit)' \
     '*--policy=[policy to run]:policy:_kpreempt_policies all' \
     '--now=[evaluation time, RFC 3339]:time:' \

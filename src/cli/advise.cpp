@@ -12,6 +12,7 @@
 #include "kpreempt/policy/args.h"
 #include "kpreempt/policy/lines.h"
 #include "kpreempt/render/advice.h"
+#include "kpreempt/scenario/sequence.h"
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
@@ -53,7 +54,8 @@ scenario::AdviseGoal parse_goal(const AdviseOptions& o) {
 }
 
 // The pod or Workload the goal is about, checked against what the goal needs of it.
-Subject resolve(const AdviseOptions& o, const model::Snapshot& snap, scenario::AdviseGoal goal) {
+scenario::Preemptor resolve(const AdviseOptions& o, const model::Snapshot& snap,
+                            scenario::AdviseGoal goal) {
   const std::string& text = !o.explain.victim.empty() ? o.explain.victim
                             : !o.explain.pod.empty()  ? o.explain.pod
                                                       : o.explain.workload;
@@ -95,6 +97,55 @@ Subject resolve(const AdviseOptions& o, const model::Snapshot& snap, scenario::A
   return {*id, model::k_none};
 }
 
+// The pods (or Workload) of --pod-file, in queue order: the goal holds when every one is placed.
+scenario::AdviseTarget manifest_target(const Loaded& loaded, scenario::AdviseGoal goal,
+                                       model::Instant now) {
+  if (goal == scenario::AdviseGoal::save) {
+    throw UsageError("--pod-file is a preemptor: --goal fit, place or admit");
+  }
+  const model::Snapshot& snap = loaded.snapshot;
+  std::vector<render::Explanation> items;
+  for (const model::ObjectRef& ref : loaded.what_if_pods) {
+    items.push_back(
+        render::Explanation{*snap.find_pod(ref.namespace_, ref.name), model::k_none, now, {}});
+  }
+  for (std::uint32_t w : loaded.what_if_workloads) {
+    items.push_back(render::Explanation{model::k_none, w, now, {}});
+  }
+  if (items.empty()) {
+    throw UsageError("--pod-file: no pod or workload in the manifests");
+  }
+  scenario::sort_queue_order(snap, items);
+  scenario::AdviseTarget t{goal, {items.front().preemptor, items.front().workload}, {}, true};
+  if (items.size() > 1) {
+    for (const render::Explanation& e : items) {
+      t.group.push_back({e.preemptor, e.workload});
+    }
+  }
+  return t;
+}
+
+// "Deployment web/api (6 pods)": a --pod-file workload by the controller its pods name.
+std::string workload_name(const model::Snapshot& snap, const scenario::AdviseTarget& t) {
+  const std::size_t n = t.group.size();
+  if (t.subject.pod == model::k_none) {
+    return fmt::format("{} ({} preemptors)",
+                       render::preemptor_name(snap, t.subject.pod, t.subject.workload), n);
+  }
+  const model::Pod& pod = snap.pods()[t.subject.pod];
+  for (const model::OwnerReference& o : pod.owners) {
+    if (o.controller) {
+      std::string kind = o.kind, name = o.name;
+      if (kind == "ReplicaSet" && name.ends_with("-what-if")) {
+        kind = "Deployment";
+        name.resize(name.size() - std::string_view("-what-if").size());
+      }
+      return fmt::format("{} {}/{} ({} pods)", kind, pod.namespace_, name, n);
+    }
+  }
+  return fmt::format("{} pods from {}/{}", n, pod.namespace_, pod.name);
+}
+
 // The pending preemptors `policy` takes, as --all-pending would run it.
 std::vector<scenario::Preemptor> pending_for(const ExplainOptions& o, const model::Snapshot& snap,
                                              const policy::Entry& entry) {
@@ -134,9 +185,9 @@ int run_advise(const AdviseOptions& o, const Streams& io) {
     throw UsageError("advise needs a cluster dump: -f FILE");
   }
   const int given = int(!o.explain.victim.empty()) + int(!o.explain.pod.empty()) +
-                    int(!o.explain.workload.empty());
+                    int(!o.explain.workload.empty()) + int(!o.explain.inputs.pod_files.empty());
   if (given != 1) {
-    throw UsageError("advise needs exactly one of --victim, --pod or --workload");
+    throw UsageError("advise needs exactly one of --victim, --pod, --pod-file or --workload");
   }
   const scenario::AdviseGoal goal = parse_goal(o);
   const model::Instant now = parse_now(o.explain.now);
@@ -146,10 +197,16 @@ int run_advise(const AdviseOptions& o, const Streams& io) {
     return k_exit_input;
   }
   model::Snapshot& snap = loaded->snapshot;
-  const Subject subject = resolve(o, snap, goal);
+  const scenario::AdviseTarget target =
+      o.explain.inputs.pod_files.empty()
+          ? scenario::AdviseTarget{goal, resolve(o, snap, goal), {}, false}
+          : manifest_target(*loaded, goal, now);
+  const Subject subject{target.subject.pod, target.subject.workload};
   render::Advice advice;
   advice.goal = std::string(scenario::to_string(goal));
-  advice.target = render::preemptor_name(snap, subject.pod, subject.workload);
+  advice.target = target.group.size() > 1
+                      ? workload_name(snap, target)
+                      : render::preemptor_name(snap, subject.pod, subject.workload);
   advice.now = now;
   advice.limit = o.limit;
   advice.notes = scenario::advise_assumptions();
@@ -160,8 +217,7 @@ int run_advise(const AdviseOptions& o, const Streams& io) {
     const std::vector<scenario::Preemptor> pending = pending_for(o.explain, snap, *p);
     advice.pending = std::max(advice.pending, pending.size());
     const scenario::AdviseRun run{*p, args, policy::choose_line(*p, flags, dump), now};
-    advice.results.push_back(scenario::advise(
-        snap, run, scenario::AdviseTarget{goal, {subject.pod, subject.workload}}, pending));
+    advice.results.push_back(scenario::advise(snap, run, target, pending));
   }
   render::render_advice(*format, advice, io.out);
   io.out.flush();
@@ -203,6 +259,10 @@ void add_advise(CLI::App& app, const Streams& io, int& exit_code) {
   cmd->add_option("--pod", e.pod, "a pending pod, NAMESPACE/NAME: what lets it fit or run");
   cmd->add_option("--workload", e.workload,
                   "a pending Kueue Workload, NAMESPACE/NAME: what admits it");
+  cmd->add_option("--pod-file", e.inputs.pod_files,
+                  "a manifest not in the dump (a Pod, or a Deployment, StatefulSet, Job... whose "
+                  "pods are placed one after another): what lets all of it fit or run")
+      ->check(CLI::ExistingPath);
   cmd->add_option("--goal", o->goal,
                   "save (--victim), fit (without evicting anyone), place (a node, evicting if "
                   "it must; the default for --pod) or admit (the default for --workload)")

@@ -2,6 +2,7 @@
 #include "kpreempt/scenario/advise.h"
 
 #include "kpreempt/render/render.h"
+#include "kpreempt/scenario/sequence.h"
 
 #include <fmt/format.h>
 
@@ -94,6 +95,17 @@ void parallel_for(std::size_t n, const std::atomic<bool>& stop, Fn fn) {
   }
 }
 
+// How a workload's pods fared, placed one after another.
+struct GroupRun {
+  std::size_t members = 0, placed = 0, fits = 0;
+  std::string first_line;  // the release line of the first decision
+
+  std::string sentence() const {
+    return fmt::format("{} of {} pods placed ({} fit, {} preempt)", placed, members, fits,
+                       placed - fits);
+  }
+};
+
 // The policy as an oracle over the snapshot as it currently is.
 class Oracle {
  public:
@@ -125,6 +137,10 @@ class Oracle {
   bool holds(const std::vector<Preemptor>& first) {
     ++m_probes;
     if (m_target.goal != AdviseGoal::save) {
+      if (m_target.group.size() > 1) {
+        const GroupRun g = run_group();
+        return g.placed == g.members && (m_target.goal != AdviseGoal::fit || g.fits == g.members);
+      }
       return reached(decide(m_target.subject));
     }
     std::vector<Preemptor> order = first;
@@ -141,6 +157,30 @@ class Oracle {
       }
     });
     return !threatened;
+  }
+
+  // The workload's pods still pending (a replica count knob deletes the others), decided in
+  // queue order, each after the ones before it.
+  GroupRun run_group() const {
+    std::vector<render::Explanation> items;
+    for (const Preemptor& p : m_target.group) {
+      if (p.pod == model::k_none || m_snap.pods()[p.pod].pending()) {
+        items.push_back(render::Explanation{p.pod, p.workload, m_run.now, {}});
+      }
+    }
+    const SequenceRun run{m_run.entry, m_run.args, m_run.line, m_run.now, false};
+    const render::SequenceSummary summary =
+        decide_in_sequence(m_snap, run, items, std::vector<bool>(items.size(), true));
+    GroupRun g;
+    g.members = items.size();
+    for (const render::SequenceStep& step : summary.steps) {
+      g.placed += step.outcome != policy::Outcome::unschedulable ? 1 : 0;
+      g.fits += step.outcome == policy::Outcome::fits ? 1 : 0;
+    }
+    if (!items.empty() && !items.front().decisions.empty()) {
+      g.first_line = items.front().decisions.front().line;
+    }
+    return g;
   }
 
   bool reached(const policy::Decision& d) const {
@@ -167,7 +207,7 @@ class Oracle {
     std::vector<policy::Decision> out(m_pending.size());
     const std::atomic<bool> never{false};
     parallel_for(m_pending.size(), never, [&](std::size_t i) {
-      if (!(m_pending[i] == m_target.subject)) {
+      if (!m_target.member(m_pending[i])) {
         out[i] = decide(m_pending[i], nodes);
       }
     });
@@ -214,7 +254,7 @@ class Oracle {
 
  private:
   bool may_threaten(const Preemptor& p) const {
-    if (p == m_target.subject ||
+    if (m_target.member(p) ||
         std::find(m_ruled_out.begin(), m_ruled_out.end(), p) != m_ruled_out.end()) {
       return false;
     }
@@ -411,7 +451,7 @@ class SideEffects {
     std::set<model::ObjectRef> victims_before, victims_after;
     for (std::size_t i = 0; i < m_pending.size(); ++i) {
       const Preemptor& p = m_pending[i];
-      if (p == m_target.subject) {
+      if (m_target.member(p)) {
         continue;
       }
       const Signature now = signature_of(after[i]);
@@ -437,6 +477,8 @@ class SideEffects {
       }
       s.effect =
           fmt::format("saves {}", saved.empty() ? name_of(m_oracle.victim()) : join_names(saved));
+    } else if (m_target.group.size() > 1) {
+      s.effect = m_oracle.run_group().sentence();
     } else {
       const policy::Decision own = m_oracle.decide(m_target.subject);
       s.effect = own.summary;
@@ -504,7 +546,7 @@ render::AdviceResult advise(model::Snapshot& snap, const AdviseRun& run, const A
   std::vector<policy::Decision> before = oracle.decide_all(target.goal == AdviseGoal::save);
   if (target.goal == AdviseGoal::save) {
     for (std::size_t i = 0; i < pending.size(); ++i) {
-      if (pending[i] == target.subject) {
+      if (target.member(pending[i])) {
         continue;
       }
       r.line = before[i].line;
@@ -516,13 +558,20 @@ render::AdviceResult advise(model::Snapshot& snap, const AdviseRun& run, const A
       before[i].nodes = {};
     }
     r.already = threats.empty();
+  } else if (target.group.size() > 1) {
+    const GroupRun g = oracle.run_group();
+    r.already = g.placed == g.members && (target.goal != AdviseGoal::fit || g.fits == g.members);
+    r.line = g.first_line;
+    r.baseline = g.sentence();
   } else {
     own = oracle.decide(target.subject);
     r.already = oracle.reached(*own);
     r.line = own->line;
     r.warnings = own->warnings;
   }
-  r.baseline = baseline_sentence(snap, target, threats, own ? &*own : nullptr);
+  if (r.baseline.empty()) {
+    r.baseline = baseline_sentence(snap, target, threats, own ? &*own : nullptr);
+  }
   if (r.already) {
     return r;
   }

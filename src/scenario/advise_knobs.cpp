@@ -77,8 +77,10 @@ std::string largest_container(const model::Pod& pod, const std::string& resource
   return best != nullptr ? best->name : "";
 }
 
-void request_knobs(const model::Snapshot& snap, model::PodId id, std::vector<Knob>& out) {
-  const model::Pod& pod = snap.pods()[id];
+// `ids`: one pod, or every pod of a workload (the first stands for them all).
+void request_knobs(const model::Snapshot& snap, const std::vector<model::PodId>& ids, bool manifest,
+                   std::vector<Knob>& out) {
+  const model::Pod& pod = snap.pods()[ids.front()];
   std::vector<std::string> resources;
   for (const model::Container& c : pod.containers) {
     for (const auto& [name, q] : c.requests) {
@@ -96,12 +98,15 @@ void request_knobs(const model::Snapshot& snap, model::PodId id, std::vector<Kno
     k.object = {"Pod", pod.namespace_, pod.name};
     k.field =
         fmt::format("spec.containers[{}].resources.requests[{}]", largest_container(pod, r), r);
-    k.what = fmt::format("the {} request of {}", r, pod_name(pod));
+    k.what = ids.size() > 1 ? fmt::format("the {} request of each of the {} pods", r, ids.size())
+                            : fmt::format("the {} request of {}", r, pod_name(pod));
     k.from = total;
     k.limit = least;
     const std::int64_t scale = in_mebibytes(r) ? k_mebi : 1;
-    k.apply = [id, r, scale](model::SnapshotEdit& e, std::int64_t v) {
-      e.set_request(id, r, v * scale);
+    k.apply = [ids, r, scale](model::SnapshotEdit& e, std::int64_t v) {
+      for (model::PodId id : ids) {
+        e.set_request(id, r, v * scale);
+      }
     };
     k.show = [r](std::int64_t v) { return show_amount(r, v); };
     const std::string container = largest_container(pod, r);
@@ -116,7 +121,12 @@ void request_knobs(const model::Snapshot& snap, model::PodId id, std::vector<Kno
               container, r, show_amount(r, own)),
           notes);
     };
-    (void)template_patch(pod, "{}", k.notes);
+    if (manifest) {
+      k.command = nullptr;
+      k.notes.push_back("a what-if manifest: make the change in the file before it is applied");
+    } else {
+      (void)template_patch(pod, "{}", k.notes);
+    }
     if (pod.containers.size() > 1) {
       k.notes.push_back(fmt::format("the pod's total; container {} holds the change", container));
     }
@@ -148,17 +158,21 @@ void never_knob(const model::Snapshot& snap, model::PodId id, std::vector<Knob>&
 }
 
 // The pod's own priority, raised (or lowered) through its PriorityClass.
-Knob pod_priority_knob(const model::Snapshot& snap, model::PodId id, std::int64_t limit) {
-  const model::Pod& pod = snap.pods()[id];
+Knob pod_priority_knob(const model::Snapshot& snap, const std::vector<model::PodId>& ids,
+                       std::int64_t limit) {
+  const model::Pod& pod = snap.pods()[ids.front()];
   Knob k;
   k.object = {"Pod", pod.namespace_, pod.name};
   k.field = "spec.priority";
-  k.what = fmt::format("the priority of {}", pod_name(pod));
-  k.from = snap.facts(id).priority;
+  k.what = ids.size() > 1 ? fmt::format("the priority of the {} pods", ids.size())
+                          : fmt::format("the priority of {}", pod_name(pod));
+  k.from = snap.facts(ids.front()).priority;
   k.limit = limit;
   k.landmarks = priority_landmarks(snap);
-  k.apply = [id](model::SnapshotEdit& e, std::int64_t v) {
-    e.set_priority(id, static_cast<std::int32_t>(v));
+  k.apply = [ids](model::SnapshotEdit& e, std::int64_t v) {
+    for (model::PodId id : ids) {
+      e.set_priority(id, static_cast<std::int32_t>(v));
+    }
   };
   // The class of the smallest value past the boundary (raising), or the largest before it.
   k.preferred = [&snap, up = limit > k.from](std::int64_t v) -> std::optional<std::int64_t> {
@@ -193,6 +207,56 @@ Knob pod_priority_knob(const model::Snapshot& snap, model::PodId id, std::int64_
       "a pod takes its priority from spec.priorityClassName when it is created: the command "
       "names a class of at least that value (made when none exists), and the pods are "
       "recreated");
+  return k;
+}
+
+// The pods a goal of fit or place is about: the workload's, or the one pod.
+std::vector<model::PodId> target_pods(const KnobContext& ctx) {
+  std::vector<model::PodId> ids;
+  for (const Preemptor& p : ctx.target.group) {
+    if (p.pod != model::k_none) {
+      ids.push_back(p.pod);
+    }
+  }
+  if (ids.empty()) {
+    ids.push_back(ctx.target.subject.pod);
+  }
+  return ids;
+}
+
+// How many of a workload's pods there are: the last in queue order go first.
+Knob replicas_knob(const KnobContext& ctx) {
+  const std::vector<model::PodId> ids = target_pods(ctx);
+  const model::Pod& first = ctx.snap.pods()[ids.front()];
+  const model::OwnerReference* owner = controller(first);
+  std::string kind = owner != nullptr ? owner->kind : "Pod";
+  std::string name = owner != nullptr ? owner->name : first.name;
+  if (kind == "ReplicaSet" && name.ends_with("-what-if")) {
+    kind = "Deployment";  // the what-if ReplicaSet of a Deployment manifest
+    name.resize(name.size() - std::string_view("-what-if").size());
+  }
+  Knob k;
+  k.object = {kind, first.namespace_, name};
+  k.field = kind == "Job" ? "spec.parallelism" : "spec.replicas";
+  k.what = fmt::format("the pods of {} {}", kind, name);
+  k.from = static_cast<std::int64_t>(ids.size());
+  k.limit = 1;
+  k.apply = [ids](model::SnapshotEdit& e, std::int64_t v) {
+    for (std::size_t i = static_cast<std::size_t>(v); i < ids.size(); ++i) {
+      e.remove(ids[i]);
+    }
+  };
+  k.show = show_int;
+  if (!ctx.target.manifest && kind != "Job" && kind != "Pod") {
+    std::string lower = kind;
+    std::transform(lower.begin(), lower.end(), lower.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    k.command = [lower, ns = first.namespace_, name](std::int64_t v) {
+      return fmt::format("kubectl scale {} -n {} {} --replicas={}", lower, ns, name, v);
+    };
+  } else {
+    k.notes.push_back("a what-if manifest: set the count in the file before it is applied");
+  }
   return k;
 }
 
@@ -253,7 +317,14 @@ std::string template_patch(const model::Pod& pod, const std::string& pod_spec_js
 void priority(const KnobContext& ctx, std::vector<Knob>& out) {
   if (ctx.target.goal != AdviseGoal::save || ctx.target.subject.pod == model::k_none) {
     if (ctx.target.goal == AdviseGoal::place && ctx.target.subject.pod != model::k_none) {
-      out.push_back(pod_priority_knob(ctx.snap, ctx.target.subject.pod, k_highest_user_priority));
+      Knob k = pod_priority_knob(ctx.snap, target_pods(ctx), k_highest_user_priority);
+      if (ctx.target.manifest) {
+        k.command = nullptr;
+        k.notes = {
+            "a what-if manifest: give its pod template a PriorityClass of at least that "
+            "value"};
+      }
+      out.push_back(std::move(k));
     }
     return;
   }
@@ -287,7 +358,7 @@ void priority(const KnobContext& ctx, std::vector<Knob>& out) {
         "its pods take the new value as they are recreated");
     out.push_back(std::move(k));
   }
-  out.push_back(pod_priority_knob(ctx.snap, id, k_highest_user_priority));
+  out.push_back(pod_priority_knob(ctx.snap, {id}, k_highest_user_priority));
 }
 
 void disruption_budgets(const KnobContext& ctx, std::vector<Knob>& out) {
@@ -329,14 +400,18 @@ void preemptor(const KnobContext& ctx, std::vector<Knob>& out) {
     for (std::size_t i = 0; i < ctx.threats.size() && i < k_threats_tried; ++i) {
       if (ctx.threats[i].pod != model::k_none) {
         never_knob(ctx.snap, ctx.threats[i].pod, out);
-        request_knobs(ctx.snap, ctx.threats[i].pod, out);
+        request_knobs(ctx.snap, {ctx.threats[i].pod}, false, out);
       }
     }
     return;
   }
-  if (ctx.target.subject.pod != model::k_none) {
-    request_knobs(ctx.snap, ctx.target.subject.pod, out);
+  if (ctx.target.subject.pod == model::k_none) {
+    return;
   }
+  if (ctx.target.group.size() > 1) {
+    out.push_back(replicas_knob(ctx));
+  }
+  request_knobs(ctx.snap, target_pods(ctx), ctx.target.manifest, out);
 }
 
 void nodes(const KnobContext& ctx, std::vector<Knob>& out) {

@@ -185,3 +185,18 @@ TEST_CASE("advise refuses a target that does not suit the goal", "[cli][advise]"
   Run none = kpreempt::test::run_binary("advise " + k_cluster, true);
   CHECK(none.code == 2);
 }
+
+TEST_CASE("advise sizes a what-if Deployment to what the cluster holds, pods in sequence",
+          "[cli][advise]") {
+  const json doc = advise_json(
+      "-f testdata/sequence/cluster.yaml --pod-file testdata/sequence/deployment.yaml "
+      "--policy default --now 2026-11-22T10:00:00Z");
+  CHECK(doc["target"] == "Deployment web/api (6 pods)");
+  CHECK(doc["results"][0]["today"] == "4 of 6 pods placed (3 fit, 1 preempt)");
+  const json replicas = suggestion(doc, "api", "spec.replicas");
+  check_boundary(replicas, "4", "5");
+  CHECK(replicas["object"]["kind"] == "Deployment");
+  CHECK(replicas["command"].is_null());
+  check_boundary(suggestion(doc, "api-what-if-0", "spec.containers[api].resources.requests[cpu]"),
+                 "2666m", "2667m");
+}

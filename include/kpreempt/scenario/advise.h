@@ -11,6 +11,7 @@
 #include "kpreempt/policy/policy.h"
 #include "kpreempt/render/advice.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -39,6 +40,16 @@ struct Preemptor {
 struct AdviseTarget {
   AdviseGoal goal = AdviseGoal::save;
   Preemptor subject;
+  // A workload's pods (a --pod-file Deployment, Job...), in queue order, when it has several:
+  // the goal holds when every one is placed (or fits), each decided after the ones before it.
+  // `subject` is the first.
+  std::vector<Preemptor> group;
+  // The target comes from a what-if manifest (--pod-file): changes go to the file, not to the
+  // cluster with kubectl.
+  bool manifest = false;
+  bool member(const Preemptor& p) const {
+    return p == subject || std::find(group.begin(), group.end(), p) != group.end();
+  }
 };
 
 // One policy as `explain` resolves it.
