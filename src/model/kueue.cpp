@@ -134,4 +134,14 @@ std::string pod_set_limit_error(const KueuePodSet& ps, std::int64_t count) {
   return {};
 }
 
+Instant queue_order_time(const Workload& w) {
+  const KueueCondition* evicted = find_condition(w, "Evicted");
+  if (evicted != nullptr && evicted->status == "True" &&
+      (evicted->reason == "AdmissionCheck" || evicted->reason == "PodsReadyTimeout") &&
+      evicted->last_transition_time) {
+    return *evicted->last_transition_time;
+  }
+  return w.creation_timestamp.value_or(Instant{});
+}
+
 }  // namespace kpreempt::model

@@ -31,12 +31,10 @@ QueueKey queue_key(const model::Snapshot& snap, const render::Explanation& e) {
     return {snap.facts(e.preemptor).priority, snap.pods()[e.preemptor].creation_timestamp};
   }
   const model::Workload& w = snap.kueue().workloads[e.workload];
-  const model::KueueCondition* evicted = model::find_condition(w, "Evicted");
-  std::optional<model::Instant> queued = w.creation_timestamp;
-  if (evicted != nullptr && evicted->status == "True" && evicted->last_transition_time) {
-    queued = evicted->last_transition_time;
+  if (!w.creation_timestamp) {
+    return {w.priority, std::nullopt};
   }
-  return {w.priority, queued};
+  return {w.priority, model::queue_order_time(w)};
 }
 
 // NodeResourcesFit's default score, LeastAllocated over cpu and memory with equal weights:

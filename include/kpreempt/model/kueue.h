@@ -226,6 +226,10 @@ const WorkloadPriorityClass* find_workload_priority_class(const KueueObjects& k,
 const KueueNamespace* find_namespace(const KueueObjects& k, std::string_view name);
 const KueueCondition* find_condition(const Workload& w, std::string_view type);
 bool condition_true(const Workload& w, std::string_view type);
+// The time Kueue orders a workload by in its queue (workload.GetQueueOrderTimestamp):
+// creation, or the eviction time for a workload evicted by an admission check or a PodsReady
+// timeout. One evicted by preemption keeps its creation time.
+Instant queue_order_time(const Workload& w);
 
 // Kueue's amounts: cpu in milli-cores, every other resource in whole units rounded up.
 std::int64_t kueue_amount(std::string_view resource, Quantity q);

@@ -328,7 +328,7 @@ std::optional<Preemptor> resolve_preemptor(const Input& in, const QuotaModel& qu
   }
   // A workload written by hand (a what-if Job or Pod) has no creationTimestamp; Kueue would
   // create it now.
-  p.ts = w->creation_timestamp ? queue_order_time(*w) : in.now;
+  p.ts = w->creation_timestamp ? model::queue_order_time(*w) : in.now;
   bool pods = covers_pods(quota.cq(p.cq));
   for (const model::KueuePodSet& ps : w->pod_sets) {
     std::int64_t count = std::max<std::int64_t>(0, ps.count - reclaimable(*w, ps.name));

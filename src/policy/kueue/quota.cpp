@@ -102,16 +102,6 @@ bool holds_quota(const model::Workload& w) {
          w.admitted && !w.admission_cluster_queue.empty();
 }
 
-model::Instant queue_order_time(const model::Workload& w) {
-  const model::KueueCondition* evicted = model::find_condition(w, "Evicted");
-  if (evicted != nullptr && evicted->status == "True" &&
-      (evicted->reason == "AdmissionCheck" || evicted->reason == "PodsReadyTimeout") &&
-      evicted->last_transition_time) {
-    return *evicted->last_transition_time;
-  }
-  return w.creation_timestamp.value_or(model::Instant{});
-}
-
 model::Instant quota_reserved_time(const model::Workload& w, model::Instant now) {
   const model::KueueCondition* c = model::find_condition(w, "QuotaReserved");
   if (c == nullptr || c->status != "True" || !c->last_transition_time) {

@@ -138,9 +138,6 @@ class QuotaModel {
 // Whether the Workload holds quota: QuotaReserved=True, not Finished, with an admission
 // naming an existing ClusterQueue.
 bool holds_quota(const model::Workload& w);
-// The time Kueue orders a workload by in the queue (creation, or the eviction time for
-// workloads evicted by an admission check or PodsReady timeout).
-model::Instant queue_order_time(const model::Workload& w);
 // QuotaReserved lastTransitionTime when true, else `now` (candidate ordering).
 model::Instant quota_reserved_time(const model::Workload& w, model::Instant now);
 

@@ -42,7 +42,7 @@ std::optional<Code> policy_block(const std::string& policy, std::int32_t prio, c
   if (policy == "LowerOrNewerEqualPriority") {
     // Newer means created strictly after the preemptor (queue order time, not the
     // QuotaReserved time the ordering uses).
-    if (ctx.p.ts < queue_order_time(w)) {
+    if (ctx.p.ts < model::queue_order_time(w)) {
       return std::nullopt;
     }
     return Code::equal_priority_older;
