@@ -54,6 +54,8 @@ class SnapshotEdit {
   void set_class_value(std::uint32_t priority_class, std::int32_t value);
   // The pod's preemptionPolicy: Never, or PreemptLowerPriority.
   void set_preempt_never(PodId pod, bool never);
+  // One annotation of a pod (a policy reads it from the pod, as YuniKorn's allow-preemption).
+  void set_annotation(PodId pod, const std::string& key, const std::string& value);
   // One resource request of a pending pod, in scheduler units (cpu in milli-cores), held by
   // its container with the largest request of it (the others keep theirs).
   void set_request(PodId pod, const std::string& resource, std::int64_t total);
