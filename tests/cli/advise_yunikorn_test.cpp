@@ -144,7 +144,8 @@ TEST_CASE("yunikorn advise: allow-preemption false sorts the victim after the ba
   CHECK(s["to"] == "false");
   CHECK(s["verified"] == true);
   // The trainer still preempts: it takes the batch pod instead.
-  CHECK(s["effect"].get<std::string>().find("ml/trainer-0 preempts 1 pod(s)") != std::string::npos);
+  REQUIRE(s["instead"].size() == 1);
+  CHECK(s["instead"][0].get<std::string>().find("ml/trainer-0: preempts 1 pod(s)") == 0);
   CHECK(s["command"] ==
         "kubectl annotate pod -n analytics report-builder "
         "yunikorn.apache.org/allow-preemption=false --overwrite");
