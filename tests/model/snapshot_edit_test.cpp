@@ -162,3 +162,64 @@ TEST_CASE("requests read under a line's rules are worked out once and follow a b
   edit.undo();
   CHECK(snap.resized_requests(no_pod_level)->empty());
 }
+
+TEST_CASE("a class's value reaches every pod of the class and comes back on undo",
+          "[model][edit]") {
+  Cluster c;
+  c.add(priority_class("low", 100))
+      .add(node("n1").cpu("4"))
+      .add(pod("a/x").on("n1").priority_class("low").cpu("1"))
+      .add(pod("a/y").pending().priority_class("low").cpu("1"))
+      .add(pod("a/z").on("n1").priority(7).cpu("1"));
+  model::Snapshot snap = c.snapshot();
+  const model::PodId x = c.pod_id("a/x"), y = c.pod_id("a/y"), z = c.pod_id("a/z");
+  {
+    model::SnapshotEdit edit(snap);
+    edit.set_class_value(0, 5000);
+    CHECK(snap.priority_classes()[0].value == 5000);
+    CHECK(snap.facts(x).priority == 5000);
+    CHECK(snap.facts(y).priority == 5000);
+    CHECK(snap.facts(z).priority == 7);
+  }
+  CHECK(snap.priority_classes()[0].value == 100);
+  CHECK(snap.facts(x).priority == 100);
+  CHECK(snap.facts(y).priority == 100);
+}
+
+TEST_CASE("a pending pod's request and a node's cordon change in place and come back",
+          "[model][edit]") {
+  Cluster c;
+  c.add(node("n1").cpu("4")).add(pod("a/p").pending().cpu("3").memory("1Gi"));
+  model::Snapshot snap = c.snapshot();
+  const model::PodId p = c.pod_id("a/p");
+  const model::NodeId n1 = *snap.find_node("n1");
+  {
+    model::SnapshotEdit edit(snap);
+    edit.set_request(p, "cpu", 1500);
+    edit.set_preempt_never(p, true);
+    edit.set_unschedulable(n1, true);
+    CHECK(snap.facts(p).requests.cpu_milli == 1500);
+    CHECK(snap.facts(p).requests.memory == 1024LL * 1024 * 1024);
+    CHECK(snap.facts(p).preempt_never);
+    CHECK(snap.nodes()[n1].unschedulable);
+  }
+  CHECK(snap.facts(p).requests.cpu_milli == 3000);
+  CHECK_FALSE(snap.facts(p).preempt_never);
+  CHECK_FALSE(snap.nodes()[n1].unschedulable);
+}
+
+TEST_CASE(
+    "a Workload is queued by its eviction time only after an admission check or a "
+    "PodsReady timeout",
+    "[model][edit]") {
+  model::Workload w;
+  w.creation_timestamp = at("2026-11-01T00:00:00Z");
+  w.conditions.push_back({"Evicted", "True", "Preempted", at("2026-11-02T00:00:00Z"), {}});
+  CHECK(model::queue_order_time(w) == at("2026-11-01T00:00:00Z"));
+  w.conditions.back().reason = "PodsReadyTimeout";
+  CHECK(model::queue_order_time(w) == at("2026-11-02T00:00:00Z"));
+  w.conditions.back().reason = "AdmissionCheck";
+  CHECK(model::queue_order_time(w) == at("2026-11-02T00:00:00Z"));
+  w.conditions.back().status = "False";
+  CHECK(model::queue_order_time(w) == at("2026-11-01T00:00:00Z"));
+}
