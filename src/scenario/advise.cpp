@@ -249,7 +249,6 @@ class Oracle {
   }
 
   std::size_t probes() const { return m_probes; }
-  std::size_t ruled() const { return m_ruled_out.size(); }
   const model::ObjectRef& victim() const { return m_victim; }
 
  private:
