@@ -106,8 +106,19 @@ std::string heading(const Advice& a) {
   return fmt::format("What would get {} a node", a.target);
 }
 
+// "default (kubernetes v1.37 pkg/scheduler/...)", as explain heads a decision.
+std::string policy_heading(const AdviceResult& r) {
+  const policy::Entry* e = policy::find(r.policy);
+  if (e == nullptr || r.line.empty()) {
+    return r.policy;
+  }
+  const auto line = policy::parse_release_line(r.line);
+  return fmt::format("{} ({})", r.policy,
+                     line ? e->nearest(*line).upstream : std::string_view(r.line));
+}
+
 void text_result(const Advice& a, const AdviceResult& r, std::ostream& out) {
-  out << fmt::format("\n{}{}\n", r.policy, r.line.empty() ? "" : fmt::format(" ({})", r.line));
+  out << "\n" << policy_heading(r) << "\n";
   if (!r.baseline.empty()) {
     out << fmt::format("  today     {}\n", r.baseline);
   }
