@@ -17,7 +17,6 @@ namespace {
 constexpr std::size_t k_threats_tried = 3;
 // Cordoned nodes tried one by one.
 constexpr std::size_t k_nodes_tried = 16;
-constexpr std::int64_t k_mebi = 1024 * 1024;
 
 const model::OwnerReference* controller(const model::Pod& pod) {
   for (const model::OwnerReference& o : pod.owners) {
@@ -29,22 +28,6 @@ const model::OwnerReference* controller(const model::Pod& pod) {
 }
 
 std::string show_int(std::int64_t v) {
-  return std::to_string(v);
-}
-
-// Bytes are searched in MiB: a boundary to the byte is noise, and manifests write Mi or Gi.
-bool in_mebibytes(std::string_view resource) {
-  return resource == "memory" || resource == "ephemeral-storage" ||
-         resource.starts_with("hugepages-");
-}
-
-std::string show_amount(std::string_view resource, std::int64_t v) {
-  if (resource == "cpu") {
-    return v % 1000 == 0 ? std::to_string(v / 1000) : fmt::format("{}m", v);
-  }
-  if (in_mebibytes(resource)) {
-    return v % 1024 == 0 ? fmt::format("{}Gi", v / 1024) : fmt::format("{}Mi", v);
-  }
   return std::to_string(v);
 }
 
@@ -248,11 +231,8 @@ Knob replicas_knob(const KnobContext& ctx) {
   };
   k.show = show_int;
   if (!ctx.target.manifest && kind != "Job" && kind != "Pod") {
-    std::string lower = kind;
-    std::transform(lower.begin(), lower.end(), lower.begin(),
-                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    k.command = [lower, ns = first.namespace_, name](std::int64_t v) {
-      return fmt::format("kubectl scale {} -n {} {} --replicas={}", lower, ns, name, v);
+    k.command = [resource = lower(kind), ns = first.namespace_, name](std::int64_t v) {
+      return fmt::format("kubectl scale {} -n {} {} --replicas={}", resource, ns, name, v);
     };
   } else {
     k.notes.push_back("a what-if manifest: set the count in the file before it is applied");
@@ -261,6 +241,35 @@ Knob replicas_knob(const KnobContext& ctx) {
 }
 
 }  // namespace
+
+bool in_mebibytes(std::string_view resource) {
+  return resource == "memory" || resource == "ephemeral-storage" ||
+         resource.starts_with("hugepages-");
+}
+
+std::string show_amount(std::string_view resource, std::int64_t v) {
+  if (resource == "cpu" || resource == "vcore") {
+    return v % 1000 == 0 ? std::to_string(v / 1000) : fmt::format("{}m", v);
+  }
+  if (in_mebibytes(resource) && v != 0) {
+    return v % 1024 == 0 ? fmt::format("{}Gi", v / 1024) : fmt::format("{}Mi", v);
+  }
+  return std::to_string(v);
+}
+
+model::Quantity quantity_of(std::string_view resource, std::int64_t v) {
+  if (resource == "cpu" || resource == "vcore") {
+    return model::Quantity::from_milli(v);
+  }
+  return model::Quantity::from_units(in_mebibytes(resource) ? v * k_mebi : v);
+}
+
+std::string lower(std::string_view s) {
+  std::string out(s);
+  std::transform(out.begin(), out.end(), out.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return out;
+}
 
 std::string pod_name(const model::Pod& pod) {
   return fmt::format("{}/{}", pod.namespace_, pod.name);
@@ -301,11 +310,8 @@ std::string template_patch(const model::Pod& pod, const std::string& pod_spec_js
   }
   if (kind == "Deployment" || kind == "StatefulSet" || kind == "DaemonSet" ||
       kind == "ReplicaSet") {
-    std::string lower = kind;
-    std::transform(lower.begin(), lower.end(), lower.begin(),
-                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
     return fmt::format(
-        "kubectl patch {} -n {} {} -p '{{\"spec\":{{\"template\":{{\"spec\":{}}}}}}}'", lower,
+        "kubectl patch {} -n {} {} -p '{{\"spec\":{{\"template\":{{\"spec\":{}}}}}}}'", lower(kind),
         pod.namespace_, name, pod_spec_json);
   }
   notes.push_back(fmt::format(

@@ -4,6 +4,7 @@
 // move the goal under a policy.
 #pragma once
 
+#include "kpreempt/model/quantity.h"
 #include "kpreempt/scenario/advise.h"
 
 #include <cstdint>
@@ -38,6 +39,18 @@ void kueue(const KnobContext& ctx, std::vector<Knob>& out);
 void yunikorn(const KnobContext& ctx, std::vector<Knob>& out);
 // ElasticQuota min and max, of the capacity plugin and of Koordinator.
 void elastic_quota(const KnobContext& ctx, std::vector<Knob>& out);
+
+// Amounts in a knob's unit: cpu (and YuniKorn's vcore) in milli-cores; memory, ephemeral
+// storage and huge pages in MiB (a boundary to the byte is noise, and manifests write Mi or
+// Gi); every other resource in whole units.
+inline constexpr std::int64_t k_mebi = 1024 * 1024;
+bool in_mebibytes(std::string_view resource);
+// As a manifest writes the amount: "6", "5999m", "24Gi", "1536Mi".
+std::string show_amount(std::string_view resource, std::int64_t v);
+// The amount as a quantity of the resource.
+model::Quantity quantity_of(std::string_view resource, std::int64_t v);
+// Lower case, for kubectl's resource names ("Deployment" -> "deployment").
+std::string lower(std::string_view s);
 
 // Priorities worth trying: every PriorityClass value and every pending pod's priority.
 std::vector<std::int64_t> priority_landmarks(const model::Snapshot& snap);

@@ -28,7 +28,6 @@ namespace koord = policy::koordinator;
 
 // Threats whose quota's knobs are tried when a victim is to be saved.
 constexpr std::size_t k_threats_tried = 3;
-constexpr std::int64_t k_mebi = 1024 * 1024;
 
 // Resource name -> amount in scheduler units (cpu in milli-cores, the rest in base units).
 using Amounts = std::map<std::string, std::int64_t>;
@@ -69,35 +68,12 @@ std::int64_t amount(const Amounts& a, const std::string& name) {
   return it == a.end() ? 0 : it->second;
 }
 
-// Bytes are searched in MiB: a boundary to the byte is noise, and manifests write Mi or Gi.
-bool in_mebibytes(std::string_view resource) {
-  return resource == "memory" || resource == "ephemeral-storage" ||
-         resource.starts_with("hugepages-");
-}
-
 // A scheduler amount in the knob's unit, rounded up so that the knob's value covers it.
 std::int64_t to_knob(std::string_view resource, std::int64_t v) {
   if (!in_mebibytes(resource)) {
     return v;
   }
   return v / k_mebi + (v % k_mebi > 0 ? 1 : 0);
-}
-
-model::Quantity to_quantity(std::string_view resource, std::int64_t v) {
-  if (resource == "cpu") {
-    return model::Quantity::from_milli(v);
-  }
-  return model::Quantity::from_units(in_mebibytes(resource) ? v * k_mebi : v);
-}
-
-std::string show_amount(std::string_view resource, std::int64_t v) {
-  if (resource == "cpu") {
-    return v % 1000 == 0 ? std::to_string(v / 1000) : fmt::format("{}m", v);
-  }
-  if (in_mebibytes(resource)) {
-    return v % 1024 == 0 ? fmt::format("{}Gi", v / 1024) : fmt::format("{}Mi", v);
-  }
-  return std::to_string(v);
 }
 
 // The list with `resource` set to `q`; the list stays sorted by name.
@@ -139,7 +115,7 @@ Knob quota_knob(const QuotaObject& q, const Bound& b) {
   k.from = to_knob(r, b.from);
   k.limit = std::max(k.from, to_knob(r, b.limit));
   k.apply = [set = q.set, max = b.max, r](model::SnapshotEdit& e, std::int64_t v) {
-    set(e, max, r, to_quantity(r, v));
+    set(e, max, r, quantity_of(r, v));
   };
   k.show = [r](std::int64_t v) { return show_amount(r, v); };
   k.command = [q, spec, r](std::int64_t v) {

@@ -22,14 +22,6 @@ using model::KueueObjects;
 
 // Threats whose ClusterQueue's policies are tried when a victim is to be saved.
 constexpr std::size_t k_threats_tried = 3;
-constexpr std::int64_t k_mebi = 1024 * 1024;
-
-// Bytes are searched in MiB: a boundary to the byte is noise, and manifests write Mi or Gi.
-bool in_mebibytes(std::string_view resource) {
-  return resource == "memory" || resource == "ephemeral-storage" ||
-         resource.starts_with("hugepages-");
-}
-
 // Kueue's amount (cpu in milli-cores, every other resource in whole units) in the knob's unit.
 std::int64_t knob_amount(std::string_view resource, std::int64_t amount) {
   return in_mebibytes(resource) ? (amount + k_mebi - 1) / k_mebi : amount;
@@ -37,23 +29,6 @@ std::int64_t knob_amount(std::string_view resource, std::int64_t amount) {
 
 std::int64_t knob_value(std::string_view resource, model::Quantity q) {
   return knob_amount(resource, model::kueue_amount(resource, q));
-}
-
-model::Quantity quantity_of(std::string_view resource, std::int64_t v) {
-  if (resource == "cpu") {
-    return model::Quantity::from_milli(v);
-  }
-  return model::Quantity::from_units(in_mebibytes(resource) ? v * k_mebi : v);
-}
-
-std::string show_amount(std::string_view resource, std::int64_t v) {
-  if (resource == "cpu") {
-    return v % 1000 == 0 ? std::to_string(v / 1000) : fmt::format("{}m", v);
-  }
-  if (in_mebibytes(resource) && v != 0) {
-    return v % 1024 == 0 ? fmt::format("{}Gi", v / 1024) : fmt::format("{}Mi", v);
-  }
-  return std::to_string(v);
 }
 
 std::string show_int(std::int64_t v) {

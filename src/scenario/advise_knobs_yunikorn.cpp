@@ -28,16 +28,8 @@ constexpr policy::ReleaseLine k_any_line{};
 
 // Threats whose queues are tried for a fence; more only repeat the idea.
 constexpr std::size_t k_threats_tried = 3;
-constexpr std::int64_t k_mebi = 1024 * 1024;
 // priority.offset is parsed as a 32-bit integer (queue.go strconv.ParseInt(v, 10, 32)).
 constexpr std::int64_t k_highest_offset = std::numeric_limits<std::int32_t>::max();
-
-std::string lower(std::string_view s) {
-  std::string out(s);
-  std::transform(out.begin(), out.end(), out.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return out;
-}
 
 // A configured queue as indexes into the queue file, from the partition's list down: an edit
 // finds it again in the snapshot it changes.
@@ -165,18 +157,6 @@ std::int64_t accepted_limit(const model::Snapshot& snap, const ConfigQueue& at, 
 std::int64_t scale_of(std::string_view key) {
   return key == "memory" || key == "ephemeral-storage" || key.starts_with("hugepages-") ? k_mebi
                                                                                         : 1;
-}
-
-// As the queue file writes a value of `key` given in the knob's unit (ParseQuantity reads
-// "500m" for vcore, "512Mi", "2Gi", plain integers).
-std::string show_amount(std::string_view key, std::int64_t v) {
-  if (key == "vcore") {
-    return v % 1000 == 0 ? std::to_string(v / 1000) : fmt::format("{}m", v);
-  }
-  if (scale_of(key) == k_mebi) {
-    return v % 1024 == 0 ? fmt::format("{}Gi", v / 1024) : fmt::format("{}Mi", v);
-  }
-  return std::to_string(v);
 }
 
 template <class Q>
