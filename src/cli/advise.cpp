@@ -225,15 +225,6 @@ int run_advise(const AdviseOptions& o, const Streams& io) {
   return k_exit_ok;
 }
 
-std::vector<std::string> policy_names() {
-  std::vector<std::string> names;
-  for (const policy::Entry& e : policy::all()) {
-    names.emplace_back(e.name);
-  }
-  names.emplace_back("all");
-  return names;
-}
-
 }  // namespace
 
 void add_advise(CLI::App& app, const Streams& io, int& exit_code) {

@@ -6,6 +6,7 @@
 #include "kpreempt/exit_code.h"
 #include "kpreempt/policy/args.h"
 #include "kpreempt/policy/lines.h"
+#include "kpreempt/scenario/parallel.h"
 #include "kpreempt/scenario/sequence.h"
 
 #include <fmt/format.h>
@@ -13,21 +14,10 @@
 
 #include <algorithm>
 #include <atomic>
-#include <exception>
 #include <mutex>
-#include <system_error>
-#include <thread>
 
 namespace kpreempt::cli {
 namespace {
-
-// More threads than this only add memory: a policy run is CPU-bound and the snapshot is shared.
-constexpr unsigned k_max_workers = 8;
-
-unsigned worker_count(std::size_t subjects) {
-  unsigned cores = std::max(1U, std::thread::hardware_concurrency());
-  return static_cast<unsigned>(std::min<std::size_t>({cores, k_max_workers, subjects}));
-}
 
 // The "\r[i/n] explaining x..." line; workers share it, so it is guarded.
 class Progress {
@@ -131,38 +121,20 @@ Batch explain_subjects(const ExplainOptions& o, const model::Snapshot& snap,
     }
   }
   std::vector<render::Explanation> results(subjects.size());
-  std::vector<std::exception_ptr> errors(subjects.size());
-  std::atomic<std::size_t> next{0};
   Progress bar(progress, subjects.size());
-  auto work = [&] {
-    for (std::size_t i = next++; i < subjects.size(); i = next++) {
+  const std::atomic<bool> never{false};
+  try {
+    scenario::parallel_for(subjects.size(), never, [&](std::size_t i) {
       bar.start(render::preemptor_name(snap, subjects[i].pod, subjects[i].workload));
-      try {
-        results[i] =
-            explain_one(snap, subjects[i], chosen[i], args[i], lines[i], now, keep_verdicts);
-      } catch (...) {
-        errors[i] = std::current_exception();
-      }
-    }
-  };
-  std::vector<std::thread> pool;
-  for (unsigned n = 1; n < worker_count(subjects.size()); ++n) {
-    try {
-      pool.emplace_back(work);
-    } catch (const std::system_error&) {
-      break;  // no more threads: the ones running (and this one) finish the queue
-    }
-  }
-  work();
-  for (auto& t : pool) {
-    t.join();
+      results[i] = explain_one(snap, subjects[i], chosen[i], args[i], lines[i], now, keep_verdicts);
+    });
+  } catch (...) {
+    bar.clear();
+    throw;
   }
   bar.clear();
   Batch batch;
   for (std::size_t i = 0; i < subjects.size(); ++i) {
-    if (errors[i]) {
-      std::rethrow_exception(errors[i]);
-    }
     if (chosen[i].empty()) {
       ++batch.skipped;
     } else {

@@ -309,6 +309,8 @@ int run_explain(const ExplainOptions& o, const Streams& io) {
   return k_exit_ok;
 }
 
+}  // namespace
+
 std::vector<std::string> policy_names() {
   std::vector<std::string> names;
   for (const policy::Entry& e : policy::all()) {
@@ -317,8 +319,6 @@ std::vector<std::string> policy_names() {
   names.emplace_back("all");
   return names;
 }
-
-}  // namespace
 
 void add_explain(CLI::App& app, const Streams& io, int& exit_code) {
   auto o = std::make_shared<ExplainOptions>();

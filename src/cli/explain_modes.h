@@ -38,6 +38,9 @@ struct Subject {
   std::uint32_t workload = model::k_none;
 };
 
+// Every policy's name and "all", for --policy.
+std::vector<std::string> policy_names();
+
 // --now, or the current time when empty; throws UsageError.
 model::Instant parse_now(const std::string& text);
 

@@ -40,6 +40,16 @@ const std::string* find(const StringMap& m, std::string_view key) {
   return &it->second;
 }
 
+void set(StringMap& m, const std::string& key, std::string value) {
+  auto it = std::lower_bound(m.begin(), m.end(), key,
+                             [](const auto& e, const std::string& k) { return e.first < k; });
+  if (it != m.end() && it->first == key) {
+    it->second = std::move(value);
+  } else {
+    m.insert(it, {key, std::move(value)});
+  }
+}
+
 Quantity get(const ResourceList& r, std::string_view name) {
   const auto it = lower(r, name);
   if (it == r.end() || it->first != name) {

@@ -195,14 +195,7 @@ void SnapshotEdit::set_preempt_never(PodId pod, bool never) {
 
 void SnapshotEdit::set_annotation(PodId pod, const std::string& key, const std::string& value) {
   save_pod(pod);
-  StringMap& m = m_snap.m_pods[pod].annotations;
-  auto it = std::lower_bound(m.begin(), m.end(), key,
-                             [](const auto& e, const std::string& k) { return e.first < k; });
-  if (it != m.end() && it->first == key) {
-    it->second = value;
-  } else {
-    m.insert(it, {key, value});
-  }
+  set(m_snap.m_pods[pod].annotations, key, value);
 }
 
 void SnapshotEdit::set_request(PodId pod, const std::string& resource, std::int64_t total) {

@@ -45,16 +45,6 @@ std::string label_or_annotation(const Pod& pod,
   return {};
 }
 
-void set_property(StringMap& m, const std::string& key, const std::string& value) {
-  auto it = std::lower_bound(m.begin(), m.end(), key,
-                             [](const auto& e, const std::string& k) { return e.first < k; });
-  if (it != m.end() && it->first == key) {
-    it->second = value;
-  } else {
-    m.insert(it, {key, value});
-  }
-}
-
 // What a configured child takes over from its parent's effective properties (queue.go
 // mergeProperties / the property table of the spec): only a disabled preemption policy
 // inherits; priority settings never do; everything else is copied verbatim.
@@ -65,10 +55,10 @@ StringMap inherited_properties(const StringMap& parent) {
       continue;
     }
     if (key == "preemption.policy") {
-      set_property(out, key, ieq(value, "disabled") ? "disabled" : "default");
+      set(out, key, ieq(value, "disabled") ? "disabled" : "default");
       continue;
     }
-    set_property(out, key, value);
+    set(out, key, value);
   }
   return out;
 }
@@ -83,7 +73,7 @@ void add_queue(std::vector<YkQueue>& out, const YkQueueConfig& c, std::uint32_t 
   q.max = c.resources.max;
   q.properties = parent == UINT32_MAX ? StringMap{} : inherited_properties(out[parent].properties);
   for (const auto& [key, value] : c.properties) {
-    set_property(q.properties, key, value);
+    set(q.properties, key, value);
   }
   q.child_template = c.child_template;
   auto index = static_cast<std::uint32_t>(out.size());

@@ -2,6 +2,7 @@
 #include "kpreempt/scenario/advise.h"
 
 #include "kpreempt/render/render.h"
+#include "kpreempt/scenario/parallel.h"
 #include "kpreempt/scenario/sequence.h"
 
 #include <fmt/format.h>
@@ -9,18 +10,13 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
-#include <exception>
 #include <map>
 #include <set>
-#include <system_error>
-#include <thread>
 #include <utility>
 
 namespace kpreempt::scenario {
 namespace {
 
-// More threads than this only add memory: a policy run is CPU-bound and the snapshot is shared.
-constexpr unsigned k_max_workers = 8;
 // Changed decisions named in a suggestion; the count covers them all.
 constexpr std::size_t k_changes_named = 5;
 
@@ -57,42 +53,6 @@ model::ObjectRef ref_of(const model::Snapshot& snap, const Preemptor& p) {
 std::string name_of(const model::ObjectRef& r) {
   return r.kind == "Pod" ? fmt::format("{}/{}", r.namespace_, r.name)
                          : fmt::format("{} {}/{}", r.kind, r.namespace_, r.name);
-}
-
-// Runs `fn(i)` for i in [0, n) on a small pool; stops handing out work once `stop` is set.
-// Rethrows the first error by index.
-template <class Fn>
-void parallel_for(std::size_t n, const std::atomic<bool>& stop, Fn fn) {
-  std::vector<std::exception_ptr> errors(n);
-  std::atomic<std::size_t> next{0};
-  auto work = [&] {
-    for (std::size_t i = next++; i < n && !stop.load(); i = next++) {
-      try {
-        fn(i);
-      } catch (...) {
-        errors[i] = std::current_exception();
-      }
-    }
-  };
-  const unsigned cores = std::max(1U, std::thread::hardware_concurrency());
-  const auto workers = static_cast<unsigned>(std::min<std::size_t>({cores, k_max_workers, n}));
-  std::vector<std::thread> pool;
-  for (unsigned w = 1; w < workers; ++w) {
-    try {
-      pool.emplace_back(work);
-    } catch (const std::system_error&) {
-      break;  // no more threads: the ones running (and this one) finish the queue
-    }
-  }
-  work();
-  for (auto& t : pool) {
-    t.join();
-  }
-  for (auto& e : errors) {
-    if (e) {
-      std::rethrow_exception(e);
-    }
-  }
 }
 
 // How a workload's pods fared, placed one after another.

@@ -175,13 +175,7 @@ yk::ORes with_amount(const yk::ORes& m, const std::string& key, std::int64_t val
 
 model::StringMap with_property(model::StringMap m, const std::string& key,
                                const std::string& value) {
-  auto it = std::lower_bound(m.begin(), m.end(), key,
-                             [](const auto& e, const std::string& k) { return e.first < k; });
-  if (it != m.end() && it->first == key) {
-    it->second = value;
-  } else {
-    m.insert(it, {key, value});
-  }
+  model::set(m, key, value);
   return m;
 }
 

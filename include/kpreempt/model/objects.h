@@ -18,6 +18,8 @@ namespace kpreempt::model {
 // key -> value, sorted by key, keys unique.
 using StringMap = std::vector<std::pair<std::string, std::string>>;
 const std::string* find(const StringMap& m, std::string_view key);
+// Sets `key` to `value`, keeping the map sorted by key.
+void set(StringMap& m, const std::string& key, std::string value);
 
 // resource name -> quantity, sorted by name, names unique.
 using ResourceList = std::vector<std::pair<std::string, Quantity>>;
