@@ -177,7 +177,87 @@ TEST_CASE("the parentqueue annotation places a namespace below a configured pare
   CHECK(bad.max == Res{{"vcore", 3000}});
 }
 
+// A 4-cpu pod of its own application in `queue`, asking for `memory` (none when empty); running
+// on `node_name`, or pending when that is empty.
+std::string cpu4_pod(const std::string& name, const std::string& queue, const std::string& created,
+                     const std::string& memory, const std::string& node_name) {
+  std::string out = "---\napiVersion: v1\nkind: Pod\nmetadata:\n  name: " + name +
+                    "\n  namespace: default\n  creationTimestamp: '" + created +
+                    "'\n  labels:\n    applicationId: app-" + name + "\n    queue: " + queue +
+                    "\nspec:\n  schedulerName: yunikorn\n  containers:\n  - name: main\n"
+                    "    resources:\n      requests:\n        cpu: '4'\n";
+  if (!memory.empty()) {
+    out += "        memory: '" + memory + "'\n";
+  }
+  if (!node_name.empty()) {
+    out += "  nodeName: " + node_name + "\nstatus:\n  phase: Running\n";
+  }
+  return out;
+}
+
+const std::string k_worker_1 =
+    "---\napiVersion: v1\nkind: Node\nmetadata:\n  name: worker-1\nstatus:\n"
+    "  allocatable:\n    cpu: '8'\n    memory: 32Gi\n    pods: '110'\n";
+
+// The shape of testdata/advise/yunikorn/save.yaml, smaller: two 4-cpu/8Gi pods fill an 8-cpu
+// node, one in `batch` (no guarantee) and one in `analytics` (guarantee vcore 2), and a pending
+// 4-cpu pod in `ml` (guarantee vcore 6) asks for `ask_memory`.
+std::string full_node_memory(const std::string& ask_memory) {
+  return config_map(
+             "- name: analytics\n  resources:\n    guaranteed: {vcore: 2}\n"
+             "- name: batch\n"
+             "- name: ml\n  resources:\n    guaranteed: {vcore: 6}\n") +
+         k_worker_1 +
+         cpu4_pod("backfill-0", "root.batch", "2026-01-01T00:01:00Z", "8Gi", "worker-1") +
+         cpu4_pod("report-builder", "root.analytics", "2026-01-01T00:03:00Z", "8Gi", "worker-1") +
+         cpu4_pod("trainer-0", "root.ml", "2026-01-01T00:05:00Z", ask_memory, "");
+}
+
 }  // namespace
+
+TEST_CASE("an ask with a zero memory request reserves the node without a victim",
+          "[policy][yunikorn]") {
+  // Upstream's trimming (TryPreemption, StrictlyGreaterThanOnlyExisting against the empty
+  // victim total) needs every ask value > 0: memory 0 keeps the first victim out, and every
+  // later total exceeds the ask's 0 on memory. The node is still reserved.
+  Run zero = run(full_node_memory("0"), "trainer-0");
+  CHECK(zero.d.outcome == policy::Outcome::preempt);
+  CHECK(zero.d.node == "worker-1");
+  CHECK(zero.victims().empty());
+  CHECK(zero.code_of("report-builder") == "not-needed");
+  CHECK(zero.code_of("backfill-0") == "not-needed");
+  CHECK(zero.d.summary.find("requests 0 of memory") != std::string::npos);
+  // The same ask without the explicit zero, or with a real memory request, takes one victim.
+  for (const std::string& memory : {std::string(), std::string("8Gi")}) {
+    INFO("memory " << memory);
+    Run r = run(full_node_memory(memory), "trainer-0");
+    CHECK(r.d.outcome == policy::Outcome::preempt);
+    CHECK(r.victims() == std::vector<std::string>{"report-builder"});
+  }
+}
+
+TEST_CASE("a queue over its max on a key still fits an ask requesting 0 of it",
+          "[policy][yunikorn]") {
+  using namespace policy::yunikorn;
+  // FitInMaxUndef: a negative headroom value reads as 0, a missing one as unlimited.
+  const ORes headroom = Res{{"memory", -1024}, {"vcore", 2000}};
+  CHECK(fits_defined(headroom, Res{{"memory", 0}, {"pods", 1}, {"vcore", 1000}}));
+  CHECK_FALSE(fits_defined(headroom, Res{{"memory", 1}, {"pods", 1}, {"vcore", 1000}}));
+  CHECK_FALSE(fits_defined(headroom, Res{{"pods", 1}, {"vcore", 3000}}));
+  // `ml` (max memory 1Gi) already uses 8Gi and the node has room: upstream finds the ask a
+  // node instead of trying preemption, which would find no candidate here.
+  const std::string dump =
+      config_map(
+          "- name: ml\n  resources:\n    guaranteed: {vcore: 6}\n"
+          "    max: {memory: 1Gi}\n") +
+      k_worker_1 + cpu4_pod("trainer-old", "root.ml", "2026-01-01T00:01:00Z", "8Gi", "worker-1") +
+      cpu4_pod("trainer-0", "root.ml", "2026-01-01T00:05:00Z", "0", "");
+  Run r = run(dump, "trainer-0");
+  CHECK(r.d.outcome == policy::Outcome::fits);
+  CHECK(r.d.node == "worker-1");
+  Run more = run(dump.substr(0, dump.rfind("'0'")) + "'1'\n", "trainer-0");
+  CHECK(more.d.outcome == policy::Outcome::unschedulable);
+}
 
 TEST_CASE("a fenced tenant parent keeps victims inside its subtree", "[policy][yunikorn]") {
   const std::string queues =

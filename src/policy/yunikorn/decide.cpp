@@ -88,8 +88,9 @@ std::string summary(const Cluster& c, const Trace& t, model::PodId ask) {
       return fmt::format("fits in queue {} on node {} without preemption", queue,
                          c.snap.nodes()[t.chosen].name);
     case Outcome::preempt:
-      return fmt::format("preempts {} pod(s) for queue {} (application {}) and reserves node {}",
-                         t.selected.size(), queue, c.pods[ask].app, c.snap.nodes()[t.chosen].name);
+      return fmt::format("preempts {} pod(s) for queue {} (application {}) and reserves node {}{}",
+                         t.selected.size(), queue, c.pods[ask].app, c.snap.nodes()[t.chosen].name,
+                         t.detail.empty() ? std::string() : " (" + t.detail + ")");
     case Outcome::unschedulable:
       break;
   }

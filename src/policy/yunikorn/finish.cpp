@@ -15,6 +15,17 @@ bool contains(const std::vector<model::PodId>& v, model::PodId id) {
   return std::find(v.begin(), v.end(), id) != v.end();
 }
 
+// The ask's keys with an explicit zero request, "memory" or "memory, nvidia.com/gpu".
+std::string zero_keys(const Res& ask) {
+  std::string out;
+  for (const auto& [k, v] : ask) {
+    if (v <= 0) {
+      out += (out.empty() ? "" : ", ") + k;
+    }
+  }
+  return out;
+}
+
 // Step D of v1.8: the victim test on the ask's keys, each victim must fit the ask queue's
 // remaining guarantee; none needed is success.
 bool additional_victims_v18(const Cluster& c, const Res& ask, QueueSnapshots& s,
@@ -108,6 +119,12 @@ void trim(const Cluster& c, model::PodId ask, Trace& t) {
     if (not_covered(res, total)) {
       t.selected.push_back(v);
       t.pods[v] = {Code::selected, ""};
+    } else if (total.empty()) {
+      // StrictlyGreaterThanOnlyExisting against an empty total needs every ask value > 0, so an
+      // explicit zero request (memory: "0") makes upstream send no victim at all.
+      t.pods[v] = {Code::not_needed,
+                   fmt::format("the ask requests 0 of {}: upstream counts no victim as covering it",
+                               zero_keys(res))};
     } else {
       t.pods[v] = {Code::not_needed,
                    fmt::format("victims so far ({}) already cover the ask", to_string(total))};
@@ -124,7 +141,13 @@ void trim(const Cluster& c, model::PodId ask, Trace& t) {
   }
   t.outcome = Outcome::preempt;
   t.reason = Code::preempt;
-  t.detail = "";
+  // Upstream still marks the ask as having triggered preemption and reserves the node, though
+  // nothing on it is freed.
+  t.detail = t.selected.empty() ? fmt::format(
+                                      "the ask requests 0 of {}, so upstream's trimming "
+                                      "keeps no victim while the node stays full",
+                                      zero_keys(res))
+                                : "";
 }
 
 bool covers(const Res& total, const Res& ask) {

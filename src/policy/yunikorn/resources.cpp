@@ -142,8 +142,10 @@ bool fits_defined(const ORes& cap, const Res& x) {
   if (!cap) {
     return true;
   }
+  // FitInMaxUndef reads a negative limit as 0 (fitIn without `actual`), like FitIn: a queue
+  // already over its max on a key still takes an ask that requests an explicit 0 of it.
   return std::all_of(x.begin(), x.end(), [&](const auto& e) {
-    return !has(*cap, e.first) || e.second <= get(*cap, e.first);
+    return !has(*cap, e.first) || e.second <= std::max<std::int64_t>(0, get(*cap, e.first));
   });
 }
 

@@ -29,7 +29,8 @@ bool empty(const ORes& a);                         // none or no keys
 bool non_neg(const ORes& a);                       // every value >= 0
 bool neg(const ORes& a);                           // every value <= 0, one < 0
 bool fits(const Res& cap, const Res& x);           // FitIn: missing in cap = 0
-bool fits_defined(const ORes& cap, const Res& x);  // FitInMaxUndef: missing = unlimited
+bool fits_defined(const ORes& cap, const Res& x);  // FitInMaxUndef: missing = unlimited,
+                                                   // negative = 0
 bool equal_maps(const ORes& a, const ORes& b);
 bool zero_valued(const ORes& a);                     // none, or every value 0
 bool not_covered(const Res& ask, const Res& total);  // StrictlyGreaterThanOnlyExisting
