@@ -86,8 +86,8 @@ complete -c kpreempt -n $explain -l color -x -a 'auto always never' -d 'colour t
 complete -c kpreempt -n $explain -s v -l verbose -d 'note the objects no policy reads'
 complete -c kpreempt -n $explain -l codes -d 'list every reason code with its meaning'
 
-# The snapshot cache: explain, matrix, advise.
-set -l cached '__fish_seen_subcommand_from explain matrix advise'
+# The snapshot cache: explain, matrix, cascade, advise.
+set -l cached '__fish_seen_subcommand_from explain matrix cascade advise'
 complete -c kpreempt -n $cached -l cache -d 'keep the loaded dump in the snapshot cache, whatever its size'
 complete -c kpreempt -n $cached -l no-cache -d 'neither read nor write the snapshot cache'
 
@@ -135,10 +135,12 @@ complete -c kpreempt -n $diff -l fail-on -x -a 'any outcome victims new-victims 
 # cascade
 set -l cascade '__fish_seen_subcommand_from cascade'
 complete -c kpreempt -n $cascade -l pod-file -r -F -d 'pods to add as pending before round 1'
+complete -c kpreempt -n $cascade -l all-pending -d 'decide every pending pod and Workload (always so)'
 complete -c kpreempt -n $cascade -l rounds -x -d 'stop after this many rounds'
 complete -c kpreempt -n $cascade -l policy -x -a 'default toleration capacity' -d 'policy deciding kube-scheduler pods'
 complete -c kpreempt -n $cascade -l now -x -a '(date -u +%Y-%m-%dT%H:%M:%SZ)' -d 'evaluation time, RFC 3339'
 complete -c kpreempt -n $cascade -l set -x -d 'policy argument KEY=VALUE or cascade.backoffLimit=N'
+complete -c kpreempt -n $cascade -l upstream -x -k -a '(__kpreempt_upstream)' -d 'upstream release line POLICY=VERSION'
 complete -c kpreempt -n $cascade -s o -l output -x -a 'text json yaml' -d 'output format'
 complete -c kpreempt -n $cascade -l fail-on -x -a "loop 'evictions>'" -d 'exit 1 on a loop or more than N evictions'
 

@@ -133,11 +133,15 @@ _kpreempt_cascade() {
     '(- *)'{-h,--help}'[print help and exit]' \
     '*'{-f+,--filename=}'[the running cluster: YAML or JSON file or folder]:dump:_files' \
     '(-R --recursive)'{-R,--recursive}'[read folders recursively]' \
+    '(--no-cache)--cache[keep the loaded dump in the snapshot cache, whatever its size]' \
+    '(--cache)--no-cache[neither read nor write the snapshot cache]' \
     '*--pod-file=[pods to add as pending before round 1]:manifest:_files' \
+    '--all-pending[decide every pending pod and Workload (always so)]' \
     '--rounds=[stop after this many rounds]:rounds:' \
     '--policy=[policy deciding kube-scheduler pods]:policy:(default toleration capacity)' \
     '--now=[evaluation time, RFC 3339]:time:' \
     '*--set=[policy argument KEY=VALUE or cascade.backoffLimit=N]:KEY=VALUE:' \
+    '*--upstream=[upstream release line POLICY=VERSION]:POLICY=VERSION:_kpreempt_upstream' \
     '(-o --output)'{-o+,--output=}'[output format]:format:(text json yaml)' \
     '--fail-on=[exit 1 on a loop or more than N evictions]:condition:(loop evictions\>)'
 }

@@ -32,6 +32,8 @@ struct CascadeOptions {
   std::string policy;  // the policy of kube-scheduler pods; default when empty
   std::string now;
   std::vector<std::string> sets;
+  std::vector<std::string> upstream;  // --upstream POLICY=VERSION
+  bool all_pending = false;           // what a cascade always decides; said for explain's users
   std::string output = "text";
   std::vector<std::string> fail_on;
 };
@@ -68,65 +70,39 @@ FailOn parse_fail_on(const std::vector<std::string>& items) {
   return f;
 }
 
-// The policies a cascade runs, each with its args and release line: kube-scheduler pods get
-// --policy's (default), YuniKorn's and Koordinator's pods theirs, Workloads Kueue's.
-class Runs {
- public:
-  Runs(const CascadeOptions& o, const model::Snapshot& snap, model::Instant now) {
-    const policy::Entry* kube = policy::find(o.policy.empty() ? "default" : o.policy);
-    if (kube == nullptr || kube->scheduler != policy::Scheduler::kube) {
-      throw UsageError(fmt::format(
-          "--policy: \"{}\" is not a kube-scheduler policy (default, toleration, capacity)",
-          o.policy));
-    }
-    std::vector<std::string> sets;
-    std::vector<const policy::Entry*> entries{kube, policy::find("yunikorn"),
-                                              policy::find("koordinator"), policy::find("kueue")};
-    for (const std::string& s : o.sets) {
-      const std::string key = policy::split_setting(s).first;
-      if (key == k_backoff_key) {
-        const auto n = parse_count(policy::split_setting(s).second);
-        if (!n) {
-          throw UsageError(fmt::format("--set: {} must be a whole number", k_backoff_key));
-        }
-        backoff_limit = *n;
-        continue;
-      }
-      if (std::string problem = policy::unknown_key_problem(key, entries); !problem.empty()) {
-        throw UsageError(fmt::format("--set: {}", problem));
-      }
-      sets.push_back(s);
-    }
-    const std::vector<policy::UpstreamChoice> flags = policy::parse_upstream({}, nullptr);
-    const policy::DumpLines dump = policy::dump_lines(snap);
-    for (const policy::Entry* e : entries) {
-      m_args.push_back(std::make_unique<policy::Args>(parse_sets(sets, e->plugin)));
-      m_runs.push_back(std::make_unique<scenario::SequenceRun>(scenario::SequenceRun{
-          *e, *m_args.back(), policy::choose_line(*e, flags, dump), now, false}));
-    }
+// The kube-scheduler policy --policy names.
+const policy::Entry& kube_policy(const std::string& name) {
+  const policy::Entry* kube = policy::find(name.empty() ? "default" : name);
+  if (kube == nullptr || kube->scheduler != policy::Scheduler::kube) {
+    throw UsageError(fmt::format(
+        "--policy: \"{}\" is not a kube-scheduler policy (default, toleration, capacity)", name));
   }
+  return *kube;
+}
 
-  const scenario::SequenceRun* run_for(const model::Snapshot& snap, model::PodId pod,
-                                       std::uint32_t workload) const {
-    if (pod == model::k_none) {
-      return workload == model::k_none ? nullptr : m_runs[3].get();
+// The --set pairs the policies read; the cascade's own key goes to `backoff_limit`.
+std::vector<std::string> policy_sets(const CascadeOptions& o, const policy::Entry& kube,
+                                     std::int64_t& backoff_limit) {
+  const std::vector<const policy::Entry*> entries{
+      &kube, policy::find("yunikorn"), policy::find("koordinator"), policy::find("kueue")};
+  std::vector<std::string> sets;
+  for (const std::string& s : o.sets) {
+    const auto [key, value] = policy::split_setting(s);
+    if (key == k_backoff_key) {
+      const auto n = parse_count(value);
+      if (!n) {
+        throw UsageError(fmt::format("--set: {} must be a whole number", k_backoff_key));
+      }
+      backoff_limit = *n;
+      continue;
     }
-    const std::string& scheduler = snap.pods()[pod].scheduler_name;
-    if (scheduler == "yunikorn") {
-      return m_runs[1].get();
+    if (std::string problem = policy::unknown_key_problem(key, entries); !problem.empty()) {
+      throw UsageError(fmt::format("--set: {}", problem));
     }
-    if (scheduler == "koord-scheduler") {
-      return m_runs[2].get();
-    }
-    return m_runs[0].get();
+    sets.push_back(s);
   }
-
-  std::int64_t backoff_limit = 6;
-
- private:
-  std::vector<std::unique_ptr<policy::Args>> m_args;
-  std::vector<std::unique_ptr<scenario::SequenceRun>> m_runs;
-};
+  return sets;
+}
 
 int run_cascade(const CascadeOptions& o, const Streams& io) {
   const auto format = render::parse_format(o.output);
@@ -138,20 +114,21 @@ int run_cascade(const CascadeOptions& o, const Streams& io) {
   }
   const FailOn fail_on = parse_fail_on(o.fail_on);
   const model::Instant now = parse_now(o.now);
+  const policy::Entry& kube = kube_policy(o.policy);
+  (void)policy::parse_upstream(o.upstream, nullptr);  // a bad --upstream before the load
   auto loaded = load_inputs(o.inputs, io);
   if (!loaded) {
     return k_exit_input;
   }
   model::Snapshot& snap = loaded->snapshot;
-  const Runs runs(o, snap, now);
   scenario::CascadeOptions co;
   co.rounds = o.rounds;
-  co.backoff_limit = runs.backoff_limit;
   co.now = now;
-  const render::Cascade c = scenario::run_cascade(
-      snap, co, [&runs](const model::Snapshot& s, model::PodId pod, std::uint32_t workload) {
-        return runs.run_for(s, pod, workload);
-      });
+  const std::vector<std::string> sets = policy_sets(o, kube, co.backoff_limit);
+  const scenario::CascadePolicies runs(
+      kube, [&sets](const policy::Entry& e) { return parse_sets(sets, e.plugin); },
+      policy::parse_upstream(o.upstream, nullptr), snap, now);
+  const render::Cascade c = scenario::run_cascade(snap, co, runs.runner());
   render::render_cascade(*format, c, io.out);
   io.out.flush();
   release_at_exit(*loaded);
@@ -172,6 +149,10 @@ void add_cascade(CLI::App& app, const Streams& io, int& exit_code) {
                   "the running cluster: YAML or JSON file or folder (repeatable)")
       ->required();
   cmd->add_flag("-R,--recursive", o->inputs.recursive, "read folders recursively");
+  add_cache_flags(*cmd, o->inputs);
+  cmd->add_flag("--all-pending", o->all_pending,
+                "decide every pending pod and every active Kueue Workload not yet admitted (what "
+                "a cascade always does)");
   cmd->add_option("--pod-file", o->inputs.pod_files,
                   "pods (or workloads) to add as pending before round 1 (repeatable)");
   cmd->add_option("--rounds", o->rounds, "stop after this many rounds")->capture_default_str();
@@ -180,6 +161,7 @@ void add_cascade(CLI::App& app, const Streams& io, int& exit_code) {
   cmd->add_option("--now", o->now, "the time to decide at (RFC 3339; default: now)");
   cmd->add_option("--set", o->sets,
                   "policy argument KEY=VALUE, or cascade.backoffLimit=N (repeatable)");
+  add_upstream_option(*cmd, o->upstream);
   cmd->add_option("-o,--output", o->output, "text, json or yaml")->capture_default_str();
   cmd->add_option("--fail-on", o->fail_on,
                   "exit 1 when: loop (a state repeats), evictions>N (more than N evictions)")

@@ -54,12 +54,15 @@ Json to_json(const Cascade& c) {
   s["settled"] = c.settled;
   if (c.loop) {
     Json cycle = Json::array();
+    Json because = Json::array();
     for (const CascadeDecision& d : *c.loop) {
       cycle.push_back(decision_json(d));
+      because.push_back(d.because);
     }
     Json loop = Json::object();
     loop["fromRound"] = c.loop_from;
     loop["cycle"] = std::move(cycle);
+    loop["because"] = std::move(because);
     s["loop"] = std::move(loop);
   } else {
     s["loop"] = nullptr;
@@ -104,7 +107,7 @@ void render_text(const Cascade& c, std::ostream& out) {
     out << fmt::format("loop: the state after round {} repeats after round {}:\n", c.loop_from,
                        c.rounds.size());
     for (const CascadeDecision& d : *c.loop) {
-      out << fmt::format("  {} -> {}\n", d.preemptor, joined(d.victims));
+      out << fmt::format("  {} -> {}\n    because {}\n", d.preemptor, joined(d.victims), d.because);
     }
   }
   if (!c.not_modelled.empty()) {

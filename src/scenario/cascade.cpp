@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <map>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -135,12 +136,13 @@ render::Cascade run_cascade(model::Snapshot& snap, const CascadeOptions& o, cons
       const bool decided = decide_step(snap, edit, *run, items, i, state, summary);
       const render::SequenceStep& step = summary.steps.back();
       const policy::Decision& d = items[i].decisions.back();
-      render::CascadeDecision cd{who, d.policy, step.outcome, step.node, {}};
+      render::CascadeDecision cd{who, d.policy, step.outcome, step.node, {}, {}};
       if (decided) {
         for (const policy::Victim& v : d.victims) {
           cd.victims.push_back(ref_text(v.ref));
           victims.push_back(v.ref);
         }
+        cd.because = d.victims.empty() ? "" : eviction_cause(snap, pod, workload, d);
       }
       r.admitted += step.outcome == policy::Outcome::unschedulable ? 0 : 1;
       r.decisions.push_back(std::move(cd));
@@ -179,6 +181,40 @@ render::Cascade run_cascade(model::Snapshot& snap, const CascadeOptions& o, cons
   c.evicted_more_than_once = static_cast<std::size_t>(std::count_if(
       times_evicted.begin(), times_evicted.end(), [](const auto& e) { return e.second > 1; }));
   return c;
+}
+
+CascadePolicies::CascadePolicies(const policy::Entry& kube, const ArgsFor& args_for,
+                                 const std::vector<policy::UpstreamChoice>& upstream,
+                                 const model::Snapshot& snap, model::Instant now) {
+  const std::vector<const policy::Entry*> entries{
+      &kube, policy::find("yunikorn"), policy::find("koordinator"), policy::find("kueue")};
+  const policy::DumpLines dump = policy::dump_lines(snap);
+  for (const policy::Entry* e : entries) {
+    m_args.push_back(std::make_unique<policy::Args>(args_for(*e)));
+    m_runs.push_back(std::make_unique<SequenceRun>(
+        SequenceRun{*e, *m_args.back(), policy::choose_line(*e, upstream, dump), now, false}));
+  }
+}
+
+const SequenceRun* CascadePolicies::run_for(const model::Snapshot& snap, model::PodId pod,
+                                            std::uint32_t workload) const {
+  if (pod == model::k_none) {
+    return workload == model::k_none ? nullptr : m_runs[3].get();
+  }
+  const std::string& scheduler = snap.pods()[pod].scheduler_name;
+  if (scheduler == "yunikorn") {
+    return m_runs[1].get();
+  }
+  if (scheduler == "koord-scheduler") {
+    return m_runs[2].get();
+  }
+  return m_runs[0].get();
+}
+
+RunFor CascadePolicies::runner() const {
+  return [this](const model::Snapshot& snap, model::PodId pod, std::uint32_t workload) {
+    return run_for(snap, pod, workload);
+  };
 }
 
 std::vector<std::string> cascade_assumptions() {

@@ -80,6 +80,27 @@ void compare_placements(const Expect& e, const policy::Decision& d,
 
 }  // namespace
 
+std::string loop_text(const render::Cascade& c) {
+  std::vector<std::string> steps;
+  for (const render::CascadeDecision& d : c.loop.value_or(std::vector<render::CascadeDecision>{})) {
+    steps.push_back(fmt::format("{} evicts {}", d.preemptor, fmt::join(d.victims, " and ")));
+  }
+  return fmt::format("{}", fmt::join(steps, ", "));
+}
+
+std::vector<std::string> compare_cascade(const CascadeExpect& expect, const render::Cascade& c) {
+  std::vector<std::string> out;
+  if (expect.no_loop_within && c.loop) {
+    out.push_back(fmt::format("loop after round {}: {}", c.rounds.size(), loop_text(c)));
+  }
+  if (expect.max_evictions && static_cast<std::int64_t>(c.evictions) > *expect.max_evictions) {
+    out.push_back(fmt::format("cascade: {} evictions in {} round{}, expected at most {}",
+                              c.evictions, c.rounds.size(), c.rounds.size() == 1 ? "" : "s",
+                              *expect.max_evictions));
+  }
+  return out;
+}
+
 std::vector<std::string> compare(const Expect& expect, const policy::Decision& decision,
                                  const std::optional<Placements>& placements) {
   std::vector<std::string> out;

@@ -22,8 +22,10 @@ namespace fs = std::filesystem;
 constexpr std::array<std::string_view, 10> k_case_keys = {"name",      "source",  "note", "policy",
                                                           "preemptor", "now",     "args", "expect",
                                                           "cluster",   "upstream"};
-constexpr std::array<std::string_view, 8> k_expect_keys = {
-    "outcome", "node", "nodeOneOf", "victims", "notVictims", "maxVictims", "placed", "pending"};
+constexpr std::array<std::string_view, 9> k_expect_keys = {"outcome", "node",       "nodeOneOf",
+                                                           "victims", "notVictims", "maxVictims",
+                                                           "placed",  "pending",    "cascade"};
+constexpr std::array<std::string_view, 2> k_cascade_keys = {"noLoopWithin", "maxEvictions"};
 constexpr std::array<std::string_view, 4> k_preemptor_keys = {"kind", "namespace", "name",
                                                               "podFile"};
 
@@ -123,6 +125,31 @@ std::vector<std::string> read_refs(YamlReader& r, const YAML::Node& node, std::s
   return refs;
 }
 
+void read_cascade(YamlReader& r, const YAML::Node& expect, Expect& e) {
+  const YAML::Node node = expect["cascade"];
+  if (!r.require_map(expect, node, "expect.cascade")) {
+    return;
+  }
+  r.check_keys(node, k_cascade_keys, "expect.cascade");
+  CascadeExpect c;
+  if (node["noLoopWithin"]) {
+    c.no_loop_within = r.count(node["noLoopWithin"], "expect.cascade.noLoopWithin");
+    // count() reports a value that is no count and gives 0 for it; a written 0 is ours.
+    if (*c.no_loop_within == 0 && node["noLoopWithin"].Scalar() == "0") {
+      r.error(node["noLoopWithin"],
+              "expect.cascade.noLoopWithin: expected a number of rounds "
+              ">= 1, got 0");
+    }
+  }
+  if (node["maxEvictions"]) {
+    c.max_evictions = r.count(node["maxEvictions"], "expect.cascade.maxEvictions");
+  }
+  if (!c.no_loop_within && !c.max_evictions) {
+    r.error(node, "expect.cascade: give noLoopWithin, maxEvictions or both");
+  }
+  e.cascade = c;
+}
+
 void read_expect(YamlReader& r, const YAML::Node& root, Scenario& s) {
   const YAML::Node node = root["expect"];
   if (!r.require_map(root, node, "expect")) {
@@ -163,6 +190,9 @@ void read_expect(YamlReader& r, const YAML::Node& root, Scenario& s) {
   }
   if (node["pending"]) {
     e.pending = r.count(node["pending"], "expect.pending");
+  }
+  if (node["cascade"]) {
+    read_cascade(r, node, e);
   }
 }
 

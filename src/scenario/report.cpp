@@ -54,6 +54,27 @@ void text(const std::vector<Result>& results, std::ostream& out) {
   out << fmt::format("{} passed, {} failed\n", passed, results.size() - passed);
 }
 
+// What a check says of its cascade: its counts and, when it loops, the loop.
+nlohmann::ordered_json cascade_json(const render::Cascade& c) {
+  nlohmann::ordered_json j;
+  j["rounds"] = c.rounds.size();
+  j["evictions"] = c.evictions;
+  j["settled"] = c.settled;
+  if (!c.loop) {
+    j["loop"] = nullptr;
+    return j;
+  }
+  nlohmann::ordered_json because = nlohmann::ordered_json::array();
+  for (const render::CascadeDecision& d : *c.loop) {
+    because.push_back(d.because);
+  }
+  j["loop"] = {{"fromRound", c.loop_from},
+               {"afterRound", c.rounds.size()},
+               {"cycle", loop_text(c)},
+               {"because", std::move(because)}};
+  return j;
+}
+
 void json(const std::vector<Result>& results, std::ostream& out) {
   nlohmann::ordered_json doc;
   doc["scenarios"] = nlohmann::ordered_json::array();
@@ -80,6 +101,9 @@ void json(const std::vector<Result>& results, std::ostream& out) {
     if (r.placements) {  // a podFile workload, placed in sequence
       s["placed"] = r.placements->placed;
       s["pending"] = r.placements->pending;
+    }
+    if (r.cascade) {
+      s["cascade"] = cascade_json(*r.cascade);
     }
     doc["scenarios"].push_back(std::move(s));
   }

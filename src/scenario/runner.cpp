@@ -6,6 +6,7 @@
 #include "kpreempt/model/kueue.h"
 #include "kpreempt/policy/args.h"
 #include "kpreempt/policy/lines.h"
+#include "kpreempt/scenario/cascade.h"
 #include "kpreempt/scenario/inputs.h"
 #include "kpreempt/scenario/sequence.h"
 
@@ -128,6 +129,23 @@ policy::Decision workload_decision(const std::vector<render::Explanation>& items
   return out;
 }
 
+// The cascade a scenario expects of: kube-scheduler pods decided by its policy when that is
+// one of kube-scheduler's (else default), its args and upstream line for its policy alone.
+render::Cascade scenario_cascade(const Scenario& s, model::Snapshot& snap,
+                                 const policy::Entry& entry, const policy::Args& args,
+                                 const std::vector<policy::UpstreamChoice>& pinned,
+                                 model::Instant now) {
+  const policy::Entry& kube =
+      entry.scheduler == policy::Scheduler::kube ? entry : *policy::find("default");
+  const CascadePolicies runs(
+      kube, [&](const policy::Entry& e) { return e.name == entry.name ? args : policy::Args(); },
+      pinned, snap, now);
+  CascadeOptions o;
+  o.rounds = static_cast<std::size_t>(s.expect.cascade->no_loop_within.value_or(20));
+  o.now = now;
+  return run_cascade(snap, o, runs.runner());
+}
+
 }  // namespace
 
 std::shared_ptr<Runner::Cluster> Runner::cluster_for(const Scenario& s,
@@ -162,7 +180,8 @@ std::shared_ptr<Runner::Cluster> Runner::cluster_for(const Scenario& s,
 }
 
 Result Runner::run(const Scenario& s, std::vector<Diagnostic>& diags) {
-  Result r{s.name, s.case_file, s.policy, Status::error, {}, std::nullopt, std::nullopt};
+  Result r{s.name, s.case_file,  s.policy,     Status::error,
+           {},     std::nullopt, std::nullopt, std::nullopt};
   auto cluster = cluster_for(s, diags);
   if (!cluster->snapshot) {
     r.problems.push_back(cluster->error);
@@ -209,6 +228,9 @@ Result Runner::run(const Scenario& s, std::vector<Diagnostic>& diags) {
       r.decision = policy::run(
           *entry, policy::Input{snap, subject.pod, now, args, subject.workload, true}, line);
     }
+    if (s.expect.cascade) {
+      r.cascade = scenario_cascade(s, snap, *entry, args, pinned, now);
+    }
   } catch (const UsageError& e) {
     SourceLoc at = s.args_loc.file.empty() ? SourceLoc{s.case_file, 0, 0} : s.args_loc;
     diags.push_back({Severity::error, at, fmt::format("args: {}", e.what())});
@@ -216,6 +238,10 @@ Result Runner::run(const Scenario& s, std::vector<Diagnostic>& diags) {
     return r;
   }
   r.problems = compare(s.expect, *r.decision, r.placements);
+  if (r.cascade) {
+    const std::vector<std::string> more = compare_cascade(*s.expect.cascade, *r.cascade);
+    r.problems.insert(r.problems.end(), more.begin(), more.end());
+  }
   r.status = r.problems.empty() ? Status::passed : Status::failed;
   return r;
 }

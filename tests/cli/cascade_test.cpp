@@ -163,3 +163,15 @@ TEST_CASE("an evicted Workload is requeued and decided again in the next round",
   CHECK(rounds[1]["decisions"][0]["outcome"] == "unschedulable");
   CHECK(doc["summary"]["settled"] == true);
 }
+
+TEST_CASE("cascade takes --all-pending, the cache flags and --upstream as explain does",
+          "[cli][cascade]") {
+  const auto plain = cascade_json("-f testdata/cascade/storm.yaml");
+  const auto doc = cascade_json(
+      "-f testdata/cascade/storm.yaml --all-pending --no-cache --upstream default=v1.33");
+  CHECK(doc["summary"] == plain["summary"]);
+  CHECK(doc["rounds"].size() == plain["rounds"].size());
+  CHECK(cascade("-f testdata/cascade/storm.yaml --upstream default=banana").code == 2);
+  CHECK(cascade("-f testdata/cascade/storm.yaml --upstream nosuch=v1.33").code == 2);
+  CHECK(cascade("-f testdata/cascade/storm.yaml --cache --no-cache").code == 2);
+}

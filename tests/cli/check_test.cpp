@@ -39,9 +39,10 @@ TEST_CASE("check passes every example scenario", "[check]") {
   CHECK(r.out ==
         "PASS batch-spares-training\n"
         "PASS prod-after-training-hour\n"
+        "PASS prod-cascade-settles\n"
         "PASS prod-respects-training-hour\n"
         "PASS what-if-batch-burst\n"
-        "4 passed, 0 failed\n");
+        "5 passed, 0 failed\n");
 }
 
 TEST_CASE("a failing scenario says what differs and exits 1", "[check]") {
@@ -50,17 +51,27 @@ TEST_CASE("a failing scenario says what differs and exits 1", "[check]") {
   CHECK(r.out ==
         "FAIL batch-expected-unschedulable: outcome preempt, expected unschedulable; victims "
         "[Pod/research/notebook-a, Pod/research/notebook-b], expected []\n"
-        "0 passed, 1 failed\n");
+        "FAIL prod-cascade-too-many-evictions: cascade: 2 evictions in 2 rounds, expected at "
+        "most 1\n"
+        "0 passed, 2 failed\n");
 }
 
 TEST_CASE("check -o json lists each scenario with its problems", "[check]") {
   Run r = check({k_check, k_failing, "-o", "json"});
   CHECK(r.code == 1);
   auto doc = nlohmann::json::parse(r.out);
-  CHECK(doc["passed"] == 4);
-  CHECK(doc["failed"] == 1);
-  REQUIRE(doc["scenarios"].size() == 5);
-  const auto& failing = doc["scenarios"][4];
+  CHECK(doc["passed"] == 5);
+  CHECK(doc["failed"] == 2);
+  REQUIRE(doc["scenarios"].size() == 7);
+  const auto& settles = doc["scenarios"][2]["cascade"];
+  CHECK(settles["rounds"] == 2);
+  CHECK(settles["evictions"] == 2);
+  CHECK(settles["settled"] == true);
+  CHECK(settles["loop"].is_null());
+  CHECK(doc["scenarios"][0].contains("cascade") == false);
+  CHECK(doc["scenarios"][6]["problems"][0] ==
+        "cascade: 2 evictions in 2 rounds, expected at most 1");
+  const auto& failing = doc["scenarios"][5];
   CHECK(failing["name"] == "batch-expected-unschedulable");
   CHECK(failing["path"] == k_failing + "/batch-expected-unschedulable/case.yaml");
   CHECK(failing["policy"] == "default");
@@ -73,11 +84,13 @@ TEST_CASE("check -o junit writes one testcase per scenario", "[check]") {
   CHECK(r.code == 1);
   CHECK(
       r.out.starts_with("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuite name=\"kpreempt "
-                        "check\" tests=\"5\" failures=\"1\" errors=\"0\">\n"));
+                        "check\" tests=\"7\" failures=\"2\" errors=\"0\">\n"));
   CHECK(r.out.find("<testcase classname=\"toleration\" name=\"prod-respects-training-hour\"") !=
         std::string::npos);
   CHECK(r.out.find("<failure message=\"outcome preempt, expected unschedulable; victims "
                    "[Pod/research/notebook-a, Pod/research/notebook-b], expected []\">") !=
+        std::string::npos);
+  CHECK(r.out.find("<failure message=\"cascade: 2 evictions in 2 rounds, expected at most 1\">") !=
         std::string::npos);
   CHECK(r.out.ends_with("</testsuite>\n"));
 }
@@ -123,7 +136,7 @@ TEST_CASE("the binary checks the examples and exits 0", "[check][e2e]") {
   Run r = binary("check testdata/check");
   INFO(r.out);
   CHECK(r.code == 0);
-  CHECK(r.out.ends_with("4 passed, 0 failed\n"));
+  CHECK(r.out.ends_with("5 passed, 0 failed\n"));
 }
 
 TEST_CASE("the binary exits 1 on the deliberately failing scenario", "[check][e2e]") {
@@ -131,6 +144,8 @@ TEST_CASE("the binary exits 1 on the deliberately failing scenario", "[check][e2
   CHECK(r.code == 1);
   CHECK(r.out.find("FAIL batch-expected-unschedulable: outcome preempt, expected "
                    "unschedulable") != std::string::npos);
+  CHECK(r.out.find("FAIL prod-cascade-too-many-evictions: cascade: 2 evictions in 2 rounds, "
+                   "expected at most 1\n") != std::string::npos);
 }
 
 TEST_CASE("every explain testdata case passes as a check scenario", "[check][e2e]") {

@@ -6,7 +6,9 @@
 
 #include "support/builders.h"
 
+#include "kpreempt/cache/cache.h"
 #include "kpreempt/policy/policy.h"
+#include "kpreempt/scenario/inputs.h"
 
 #include <catch2/catch.hpp>
 
@@ -199,4 +201,82 @@ TEST_CASE("a DaemonSet's evicted pod comes back for its node", "[scenario][casca
   CHECK(r.rounds[0].recreated ==
         std::vector<std::string>{"kube-system/agent-n1 (DaemonSet agent)"});
   CHECK(r.rounds[0].pending == 1);
+}
+
+TEST_CASE("each step of a loop says the priorities and schedulers that make it possible",
+          "[scenario][cascade]") {
+  Cluster c;
+  c.add(model::PriorityClass{"low", 100, false, "", {}, {}})
+      .add(model::PriorityClass{"high", 1000, false, "", {}, {}})
+      .add(node("n1").cpu("4"))
+      .add(pod("a/one").on("n1").cpu("4").priority_class("low").owner("ReplicaSet", "one-1"))
+      .add(pod("a/two").cpu("4").priority_class("high").scheduler("yunikorn").owner("Job", "two"));
+  // YuniKorn's scheduler takes default-scheduler pods too: one run decides both sides.
+  policy::Entry entry = *policy::find("yunikorn");
+  entry.decide = &take_n1;
+  model::Snapshot snap = c.snapshot();
+  const render::Cascade r = cascade(snap, entry);
+  REQUIRE(r.loop);
+  REQUIRE(r.loop->size() == 2);
+  CHECK((*r.loop)[0].because ==
+        "a/two (PriorityClass high, 1000) may evict a/one (PriorityClass low, 100) under take-n1; "
+        "node n1 is shared by two schedulers: a/two spec.schedulerName yunikorn, a/one "
+        "spec.schedulerName default-scheduler");
+  CHECK((*r.loop)[1].because ==
+        "a/one (PriorityClass low, 100) may evict a/two (PriorityClass high, 1000) under take-n1; "
+        "node n1 is shared by two schedulers: a/one spec.schedulerName default-scheduler, a/two "
+        "spec.schedulerName yunikorn");
+}
+
+TEST_CASE("a YuniKorn eviction names the victim's queue over its guarantee",
+          "[scenario][cascade]") {
+  Cluster c;
+  c.add(node("n1").cpu("4"))
+      .add(pod("a/one").on("n1").cpu("4"))
+      .add(pod("b/two").cpu("4").scheduler("yunikorn"));
+  const model::Snapshot& snap = c.snapshot();
+  policy::Decision d;
+  d.policy = "yunikorn";
+  d.node = "n1";
+  policy::Victim v;
+  v.ref = {"Pod", "a", "one"};
+  v.queue = "root.a";
+  d.victims.push_back(v);
+  d.details = {{"queues",
+                {{{"path", "root.a"},
+                  {"guaranteed", {{"vcore", 2000}}},
+                  {"usedBefore", {{"vcore", 4000}, {"memory", 1LL << 30}}}}}}};
+  CHECK(scenario::eviction_cause(snap, c.pod_id("b/two"), model::k_none, d) ==
+        "b/two (priority 0) may evict a/one (priority 0) under yunikorn: queue root.a is over its "
+        "guaranteed vcore 2 (uses 4); node n1 is shared by two schedulers: "
+        "b/two spec.schedulerName yunikorn, a/one spec.schedulerName default-scheduler");
+  d.details = {{"queues", {{{"path", "root.a"}, {"guaranteed", nullptr}, {"usedBefore", {}}}}}};
+  CHECK(scenario::eviction_cause(snap, c.pod_id("b/two"), model::k_none, d)
+            .find("under yunikorn: queue root.a has no guaranteed resources;") !=
+        std::string::npos);
+}
+
+TEST_CASE("a Kueue eviction names the ClusterQueue's preemption policy", "[scenario][cascade]") {
+  std::vector<Diagnostic> diags;
+  scenario::InputSpec spec;
+  spec.files = {KPREEMPT_TESTDATA "/explain/kueue/admission-check-not-modelled/cluster.yaml"};
+  spec.cache = cache::Mode::off;
+  scenario::LoadedInputs loaded = scenario::load_inputs(spec, diags);
+  const OnePolicy p(*policy::find("kueue"));
+  scenario::CascadeOptions o;
+  o.now = k_now;
+  const render::Cascade r = scenario::run_cascade(
+      loaded.snapshot, o, [&p](const model::Snapshot&, model::PodId pod, std::uint32_t) {
+        return pod == model::k_none ? &p.run : nullptr;
+      });
+  REQUIRE_FALSE(r.rounds.empty());
+  REQUIRE(r.rounds[0].decisions[0].victims == std::vector<std::string>{"Workload default/low"});
+  const std::string& because = r.rounds[0].decisions[0].because;
+  INFO(because);
+  CHECK(because.starts_with("Workload default/in (ClusterQueue standalone, "));
+  CHECK(because.find(" may evict Workload default/low (ClusterQueue standalone, ") !=
+        std::string::npos);
+  CHECK(because.ends_with(
+      "under kueue: ClusterQueue standalone preempts withinClusterQueue LowerPriority, "
+      "reclaimWithinCohort Never, borrowWithinCohort Never"));
 }

@@ -120,6 +120,48 @@ TEST_CASE("bad values in a case file are errors naming the key", "[check]") {
                     "\"-1\"");
 }
 
+TEST_CASE("expect.cascade parses its counts", "[check]") {
+  std::vector<Diagnostic> diags;
+  auto s = parse_case_text(
+      "policy: default\ncluster: ../cluster.yaml\npreemptor: {name: p}\nexpect:\n"
+      "  outcome: preempt\n  cascade: {noLoopWithin: 10, maxEvictions: 3}\n",
+      k_case, "example", diags);
+  INFO(messages(diags).size());
+  REQUIRE(s);
+  REQUIRE(s->expect.cascade);
+  CHECK(s->expect.cascade->no_loop_within == 10);
+  CHECK(s->expect.cascade->max_evictions == 3);
+}
+
+TEST_CASE("bad expect.cascade values are errors at their line", "[check]") {
+  std::vector<Diagnostic> diags;
+  auto s = parse_case_text(
+      "policy: default\ncluster: ../cluster.yaml\npreemptor: {name: p}\nexpect:\n"
+      "  outcome: preempt\n  cascade:\n    noLoopWithin: 0\n    maxEvictions: many\n"
+      "    maxEviction: 2\n",
+      k_case, "example", diags);
+  CHECK_FALSE(s);
+  auto m = messages(diags);
+  REQUIRE(m.size() == 3);
+  CHECK(m[0] == k_case +
+                    ":9:5: error: unknown key \"expect.cascade.maxEviction\"; did you mean "
+                    "\"maxEvictions\"?");
+  CHECK(m[1] == k_case +
+                    ":7:19: error: expect.cascade.noLoopWithin: expected a number of rounds >= "
+                    "1, got 0");
+  CHECK(m[2] == k_case +
+                    ":8:19: error: expect.cascade.maxEvictions: expected a whole number >= 0, "
+                    "got \"many\"");
+  diags.clear();
+  CHECK_FALSE(
+      parse_case_text("policy: default\ncluster: ../cluster.yaml\npreemptor: {name: "
+                      "p}\nexpect:\n  outcome: fits\n  cascade: {}\n",
+                      k_case, "example", diags));
+  REQUIRE(diags.size() == 1);
+  CHECK(format(diags[0]) ==
+        k_case + ":6:12: error: expect.cascade: give noLoopWithin, maxEvictions or both");
+}
+
 TEST_CASE("a case without a cluster next to it or a cluster key is an error", "[check]") {
   std::vector<Diagnostic> diags;
   auto s = parse_case_text("policy: default\npreemptor: {name: p}\nexpect: {outcome: fits}\n",
@@ -150,7 +192,8 @@ TEST_CASE("discovery finds case folders recursively and names them by relative p
     names.push_back(s.name);
   }
   CHECK(names == std::vector<std::string>{"batch-spares-training", "prod-after-training-hour",
-                                          "prod-respects-training-hour", "what-if-batch-burst"});
+                                          "prod-cascade-settles", "prod-respects-training-hour",
+                                          "what-if-batch-burst"});
 }
 
 TEST_CASE("discovery of a single case file or case folder names it after the folder", "[check]") {

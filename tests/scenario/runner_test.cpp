@@ -77,6 +77,22 @@ TEST_CASE("notVictims and maxVictims catch evictions beyond the allowed", "[chec
                                  "2 victims [Pod/ml/t0, Pod/r/nb], expected at most 1"});
 }
 
+TEST_CASE("expect.cascade failures say the loop and the evictions", "[check]") {
+  kpreempt::render::Cascade c;
+  c.rounds.resize(3);
+  c.evictions = 4;
+  c.loop = std::vector<kpreempt::render::CascadeDecision>{
+      {"a/x", "default", Outcome::preempt, "n1", {"b/y"}, ""},
+      {"b/y", "yunikorn", Outcome::preempt, "n1", {"a/x", "a/z"}, ""}};
+  const kpreempt::scenario::CascadeExpect both{3, 3};
+  CHECK(kpreempt::scenario::compare_cascade(both, c) ==
+        std::vector<std::string>{"loop after round 3: a/x evicts b/y, b/y evicts a/x and a/z",
+                                 "cascade: 4 evictions in 3 rounds, expected at most 3"});
+  c.loop.reset();
+  CHECK(kpreempt::scenario::compare_cascade({3, 4}, c).empty());
+  CHECK(kpreempt::scenario::compare_cascade({std::nullopt, 3}, c).size() == 1);
+}
+
 TEST_CASE("bare args are qualified with the policy's plugin, the last value wins", "[check]") {
   auto args = kpreempt::policy::args_for("DefaultPreemption",
                                          {{"minCandidateNodesPercentage", "10"},
@@ -90,7 +106,7 @@ TEST_CASE("bare args are qualified with the policy's plugin, the last value wins
 TEST_CASE("the example scenarios pass when run in-process", "[check]") {
   std::vector<Diagnostic> diags;
   auto scenarios = kpreempt::scenario::discover(KPREEMPT_TESTDATA "/check", diags);
-  REQUIRE(scenarios.size() == 4);
+  REQUIRE(scenarios.size() == 5);
   Runner runner(kpreempt::model::Instant{0, 0});
   for (const auto& s : scenarios) {
     auto r = runner.run(s, diags);

@@ -138,6 +138,11 @@ PodBuilder& PodBuilder::priority_class(std::string name) {
   return *this;
 }
 
+PodBuilder& PodBuilder::scheduler(std::string name) {
+  m_pod.scheduler_name = std::move(name);
+  return *this;
+}
+
 PodBuilder& PodBuilder::preemption_policy(std::string policy) {
   m_pod.preemption_policy = std::move(policy);
   return *this;

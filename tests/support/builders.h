@@ -51,6 +51,7 @@ class PodBuilder {
   PodBuilder& priority(std::int32_t p);
   PodBuilder& priority_class(std::string name);
   PodBuilder& preemption_policy(std::string policy);  // "Never", "PreemptLowerPriority"
+  PodBuilder& scheduler(std::string name);            // spec.schedulerName
   PodBuilder& cpu(std::string_view q) { return request("cpu", q); }
   PodBuilder& memory(std::string_view q) { return request("memory", q); }
   PodBuilder& request(std::string_view name, std::string_view q);

@@ -23,6 +23,8 @@ struct CascadeDecision {
   policy::Outcome outcome = policy::Outcome::unschedulable;
   std::string node;
   std::vector<std::string> victims;
+  // What makes the eviction possible (scenario::eviction_cause); empty when it evicts nobody.
+  std::string because;
 };
 
 struct CascadeRound {

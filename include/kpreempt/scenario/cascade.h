@@ -14,6 +14,9 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <memory>
+#include <string>
+#include <vector>
 
 namespace kpreempt::scenario {
 
@@ -29,12 +32,38 @@ struct CascadeOptions {
 using RunFor =
     std::function<const SequenceRun*(const model::Snapshot&, model::PodId, std::uint32_t)>;
 
+// The policies a cascade runs, each with its args and release line: kube-scheduler pods get
+// `kube`'s, YuniKorn's and Koordinator's pods theirs, Workloads Kueue's.
+class CascadePolicies {
+ public:
+  using ArgsFor = std::function<policy::Args(const policy::Entry&)>;
+  // `upstream`: the release lines asked for (--upstream, a scenario's upstream); the dump's
+  // scheduler images name the others.
+  CascadePolicies(const policy::Entry& kube, const ArgsFor& args_for,
+                  const std::vector<policy::UpstreamChoice>& upstream, const model::Snapshot& snap,
+                  model::Instant now);
+
+  const SequenceRun* run_for(const model::Snapshot& snap, model::PodId pod,
+                             std::uint32_t workload) const;
+  RunFor runner() const;
+
+ private:
+  std::vector<std::unique_ptr<policy::Args>> m_args;
+  std::vector<std::unique_ptr<SequenceRun>> m_runs;
+};
+
 // Runs the cascade on `snap`; `snap` is as before when it returns.
 render::Cascade run_cascade(model::Snapshot& snap, const CascadeOptions& o, const RunFor& run_for);
 
 // The state a loop is found by: the pods bound on each node, the pending preemptors and the
 // admitted Workloads, as one comparable text.
 std::string cascade_state(const model::Snapshot& snap);
+
+// Why the preemptor (`pod`, or with k_none `workload`) may evict the victims of `d`, in one
+// sentence of what the snapshot holds: priorities and their classes, the YuniKorn queue over
+// its guarantee, the Kueue ClusterQueue's preemption policy, the schedulers sharing the node.
+std::string eviction_cause(const model::Snapshot& snap, model::PodId pod, std::uint32_t workload,
+                           const policy::Decision& d);
 
 // What every cascade assumes, said with its answer.
 std::vector<std::string> cascade_assumptions();

@@ -6,6 +6,7 @@
 #include "kpreempt/diag.h"
 #include "kpreempt/model/snapshot.h"
 #include "kpreempt/policy/policy.h"
+#include "kpreempt/render/cascade.h"
 #include "kpreempt/scenario/scenario.h"
 
 #include <cstdint>
@@ -33,12 +34,19 @@ struct Result {
   std::vector<std::string> problems;
   std::optional<policy::Decision> decision;  // absent on error
   std::optional<Placements> placements;      // a podFile workload's, placed in sequence
+  std::optional<render::Cascade> cascade;    // run when the scenario expects of one
 };
 
 // What the expectations say about a decision; empty when all hold. `placements` is the
 // workload's when the podFile held several pods; else the one decision counts.
 std::vector<std::string> compare(const Expect& expect, const policy::Decision& decision,
                                  const std::optional<Placements>& placements = std::nullopt);
+
+// What expect.cascade says about a cascade; empty when all holds.
+std::vector<std::string> compare_cascade(const CascadeExpect& expect, const render::Cascade& c);
+
+// One line per preempting decision of a loop: "a evicts b, b evicts a".
+std::string loop_text(const render::Cascade& c);
 
 // Runs scenarios, loading each distinct set of cluster files once.
 class Runner {

@@ -27,6 +27,14 @@ struct Preemptor {
 // with several pods (a workload placed in sequence) the decision is the workload's: outcome
 // fits when every pod fits, preempt when every pod is placed and some preempt, unschedulable
 // when any stays pending; victims are those of all its pods.
+// expect.cascade: what must hold of the cascade (`kpreempt cascade`) run on the scenario's
+// cluster, its podFile's pods pending, with its policy deciding kube-scheduler pods.
+struct CascadeExpect {
+  // No state repeats within this many rounds (the cascade runs them); absent: 20 rounds.
+  std::optional<std::int64_t> no_loop_within;
+  std::optional<std::int64_t> max_evictions;  // at most this many evictions in all rounds
+};
+
 struct Expect {
   std::string outcome;                              // fits | preempt | unschedulable
   std::optional<std::string> node;                  // exact nominated node
@@ -36,6 +44,7 @@ struct Expect {
   std::optional<std::int64_t> max_victims;          // at most this many victims
   // A podFile workload's pods placed (fit or preempt) and left pending, exact.
   std::optional<std::int64_t> placed = std::nullopt, pending = std::nullopt;
+  std::optional<CascadeExpect> cascade = std::nullopt;
 };
 
 struct Scenario {
