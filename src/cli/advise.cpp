@@ -133,15 +133,8 @@ std::string workload_name(const model::Snapshot& snap, const scenario::AdviseTar
                        render::preemptor_name(snap, t.subject.pod, t.subject.workload), n);
   }
   const model::Pod& pod = snap.pods()[t.subject.pod];
-  for (const model::OwnerReference& o : pod.owners) {
-    if (o.controller) {
-      std::string kind = o.kind, name = o.name;
-      if (kind == "ReplicaSet" && name.ends_with("-what-if")) {
-        kind = "Deployment";
-        name.resize(name.size() - std::string_view("-what-if").size());
-      }
-      return fmt::format("{} {}/{} ({} pods)", kind, pod.namespace_, name, n);
-    }
+  if (const auto owner = scenario::workload_of(pod)) {
+    return fmt::format("{} {}/{} ({} pods)", owner->kind, pod.namespace_, owner->name, n);
   }
   return fmt::format("{} pods from {}/{}", n, pod.namespace_, pod.name);
 }

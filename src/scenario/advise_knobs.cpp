@@ -96,19 +96,16 @@ void request_knobs(const model::Snapshot& snap, const std::vector<model::PodId>&
     k.command = [&pod, r, container, least](std::int64_t v) {
       // The container keeps what the others do not ask for.
       const std::int64_t own = v - least;
-      std::vector<std::string> notes;
       return template_patch(
-          pod,
-          fmt::format(
-              R"({{"containers":[{{"name":"{}","resources":{{"requests":{{"{}":"{}"}}}}}}]}})",
-              container, r, show_amount(r, own)),
-          notes);
+          pod, fmt::format(
+                   R"({{"containers":[{{"name":"{}","resources":{{"requests":{{"{}":"{}"}}}}}}]}})",
+                   container, r, show_amount(r, own)));
     };
     if (manifest) {
       k.command = nullptr;
       k.notes.push_back("a what-if manifest: make the change in the file before it is applied");
     } else {
-      (void)template_patch(pod, "{}", k.notes);
+      note_fixed_template(pod, k.notes);
     }
     if (pod.containers.size() > 1) {
       k.notes.push_back(fmt::format("the pod's total; container {} holds the change", container));
@@ -130,10 +127,9 @@ void never_knob(const model::Snapshot& snap, model::PodId id, std::vector<Knob>&
   k.from = 0;
   k.apply = [id](model::SnapshotEdit& e, std::int64_t v) { e.set_preempt_never(id, v == 1); };
   k.command = [&pod](std::int64_t) {
-    std::vector<std::string> notes;
-    return template_patch(pod, R"({"preemptionPolicy":"Never"})", notes);
+    return template_patch(pod, R"({"preemptionPolicy":"Never"})");
   };
-  (void)template_patch(pod, "{}", k.notes);
+  note_fixed_template(pod, k.notes);
   k.notes.push_back(
       "preemptionPolicy comes from the PriorityClass when the pod is created: a class with "
       "preemptionPolicy: Never gives it to every pod of the class");
@@ -176,16 +172,15 @@ Knob pod_priority_knob(const model::Snapshot& snap, const std::vector<model::Pod
         cls = &c;
       }
     }
-    std::vector<std::string> notes;
     const std::string name = cls != nullptr ? cls->name : fmt::format("priority-{}", v);
     const std::string create =
         cls != nullptr ? ""
                        : fmt::format("kubectl create priorityclass {} --value={} && ", name, v);
     const std::string patch =
-        template_patch(pod, fmt::format(R"({{"priorityClassName":"{}"}})", name), notes);
+        template_patch(pod, fmt::format(R"({{"priorityClassName":"{}"}})", name));
     return patch.empty() ? "" : create + patch;
   };
-  (void)template_patch(pod, "{}", k.notes);
+  note_fixed_template(pod, k.notes);
   k.notes.push_back(
       "a pod takes its priority from spec.priorityClassName when it is created: the command "
       "names a class of at least that value (made when none exists), and the pods are "
@@ -211,13 +206,10 @@ std::vector<model::PodId> target_pods(const KnobContext& ctx) {
 Knob replicas_knob(const KnobContext& ctx) {
   const std::vector<model::PodId> ids = target_pods(ctx);
   const model::Pod& first = ctx.snap.pods()[ids.front()];
-  const model::OwnerReference* owner = controller(first);
-  std::string kind = owner != nullptr ? owner->kind : "Pod";
-  std::string name = owner != nullptr ? owner->name : first.name;
-  if (kind == "ReplicaSet" && name.ends_with("-what-if")) {
-    kind = "Deployment";  // the what-if ReplicaSet of a Deployment manifest
-    name.resize(name.size() - std::string_view("-what-if").size());
-  }
+  const model::ObjectRef owner =
+      workload_of(first).value_or(model::ObjectRef{"Pod", first.namespace_, first.name});
+  const std::string& kind = owner.kind;
+  const std::string& name = owner.name;
   Knob k;
   k.object = {kind, first.namespace_, name};
   k.field = kind == "Job" ? "spec.parallelism" : "spec.replicas";
@@ -290,34 +282,35 @@ std::vector<std::int64_t> priority_landmarks(const model::Snapshot& snap) {
   return out;
 }
 
-std::string template_patch(const model::Pod& pod, const std::string& pod_spec_json,
-                           std::vector<std::string>& notes) {
-  const model::OwnerReference* owner = controller(pod);
-  if (owner == nullptr) {
+namespace {
+
+bool patchable(const std::string& kind) {
+  return kind == "Deployment" || kind == "StatefulSet" || kind == "DaemonSet" ||
+         kind == "ReplicaSet";
+}
+
+}  // namespace
+
+std::string template_patch(const model::Pod& pod, const std::string& pod_spec_json) {
+  const std::optional<model::ObjectRef> owner = workload_of(pod);
+  if (!owner || !patchable(owner->kind)) {
+    return "";
+  }
+  return fmt::format("kubectl patch {} -n {} {} -p '{{\"spec\":{{\"template\":{{\"spec\":{}}}}}}}'",
+                     lower(owner->kind), pod.namespace_, owner->name, pod_spec_json);
+}
+
+void note_fixed_template(const model::Pod& pod, std::vector<std::string>& notes) {
+  const std::optional<model::ObjectRef> owner = workload_of(pod);
+  if (!owner) {
     notes.push_back(
         fmt::format("{} has no controller and a pod's spec cannot change in place: recreate it",
                     pod_name(pod)));
-    return "";
+  } else if (!patchable(owner->kind)) {
+    notes.push_back(fmt::format(
+        "{} {} owns {} and its pod template cannot change in place: recreate it with the change",
+        owner->kind, owner->name, pod_name(pod)));
   }
-  std::string kind = owner->kind, name = owner->name;
-  if (kind == "ReplicaSet") {
-    // A Deployment names its ReplicaSets "<deployment>-<pod-template-hash>".
-    const std::string* hash = model::find(pod.labels, "pod-template-hash");
-    if (hash != nullptr && name.ends_with("-" + *hash)) {
-      kind = "Deployment";
-      name.resize(name.size() - hash->size() - 1);
-    }
-  }
-  if (kind == "Deployment" || kind == "StatefulSet" || kind == "DaemonSet" ||
-      kind == "ReplicaSet") {
-    return fmt::format(
-        "kubectl patch {} -n {} {} -p '{{\"spec\":{{\"template\":{{\"spec\":{}}}}}}}'", lower(kind),
-        pod.namespace_, name, pod_spec_json);
-  }
-  notes.push_back(fmt::format(
-      "{} {} owns {} and its pod template cannot change in place: recreate it with the change",
-      kind, name, pod_name(pod)));
-  return "";
 }
 
 void priority(const KnobContext& ctx, std::vector<Knob>& out) {
@@ -470,6 +463,31 @@ std::vector<Knob> knobs_for(const KnobContext& ctx) {
     }
   }
   return out;
+}
+
+}  // namespace kpreempt::scenario
+
+namespace kpreempt::scenario {
+
+std::optional<model::ObjectRef> workload_of(const model::Pod& pod) {
+  const model::OwnerReference* owner = knobs::controller(pod);
+  if (owner == nullptr) {
+    return std::nullopt;
+  }
+  model::ObjectRef ref{owner->kind, pod.namespace_, owner->name};
+  if (ref.kind != "ReplicaSet") {
+    return ref;
+  }
+  const std::string* hash = model::find(pod.labels, "pod-template-hash");
+  for (const std::string& suffix :
+       {hash != nullptr ? "-" + *hash : std::string(), std::string("-what-if")}) {
+    if (!suffix.empty() && ref.name.size() > suffix.size() && ref.name.ends_with(suffix)) {
+      ref.kind = "Deployment";
+      ref.name.resize(ref.name.size() - suffix.size());
+      break;
+    }
+  }
+  return ref;
 }
 
 }  // namespace kpreempt::scenario

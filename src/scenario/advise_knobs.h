@@ -57,9 +57,10 @@ std::vector<std::int64_t> priority_landmarks(const model::Snapshot& snap);
 
 // A command that sets `pod_spec_json` (a strategic merge patch of a pod spec) on the pod's
 // controller's template (a Deployment behind a ReplicaSet, a StatefulSet, a DaemonSet); ""
-// with a note when the template cannot change in place (a Job's, a bare pod's).
-std::string template_patch(const model::Pod& pod, const std::string& pod_spec_json,
-                           std::vector<std::string>& notes);
+// when the template cannot change in place (a Job's, a bare pod's).
+std::string template_patch(const model::Pod& pod, const std::string& pod_spec_json);
+// Why the pod's template cannot change in place, added to `notes` when it cannot.
+void note_fixed_template(const model::Pod& pod, std::vector<std::string>& notes);
 
 // "ns/name" for a pod.
 std::string pod_name(const model::Pod& pod);

@@ -104,6 +104,11 @@ std::vector<Knob> knobs_for(const KnobContext& ctx);
 render::AdviceResult advise(model::Snapshot& snap, const AdviseRun& run, const AdviseTarget& target,
                             const std::vector<Preemptor>& pending);
 
+// The controller that owns the pod, as a user edits it: a ReplicaSet behind its Deployment
+// (named "<deployment>-<pod-template-hash>", or "<deployment>-what-if" for a manifest's);
+// nullopt for a pod without one.
+std::optional<model::ObjectRef> workload_of(const model::Pod& pod);
+
 // What every answer assumes, said with it.
 std::vector<std::string> advise_assumptions();
 
