@@ -28,7 +28,8 @@ _kpreempt_options() {
                 "--policy= --now= --set= --upstream= -o= --output= --fail-on= -h --help" ;;
         cascade)
             echo "-f= --filename= -R --recursive --pod-file= --all-pending --rounds= --policy=" \
-                "--now= --set= --upstream= -o= --output= --fail-on= --cache --no-cache -h --help" ;;
+                "--scheduler= --now= --set= --upstream= -o= --output= --fail-on= --cache" \
+                "--no-cache -h --help" ;;
         advise)
             echo "-f= --filename= -R --recursive --victim= --pod= --pod-file= --workload= --goal= --policy=" \
                 "--now= --set= --upstream= --limit= -o= --output= --cache --no-cache -h --help" ;;

@@ -138,7 +138,8 @@ _kpreempt_cascade() {
     '*--pod-file=[pods to add as pending before round 1]:manifest:_files' \
     '--all-pending[decide every pending pod and Workload (always so)]' \
     '--rounds=[stop after this many rounds]:rounds:' \
-    '--policy=[policy deciding kube-scheduler pods]:policy:(default toleration capacity)' \
+    '--policy=[policy deciding kube-scheduler pods]:policy:(default toleration capacity all)' \
+    '*--scheduler=[pods of scheduler NAME decided by POLICY]:NAME=POLICY:' \
     '--now=[evaluation time, RFC 3339]:time:' \
     '*--set=[policy argument KEY=VALUE or cascade.backoffLimit=N]:KEY=VALUE:' \
     '*--upstream=[upstream release line POLICY=VERSION]:POLICY=VERSION:_kpreempt_upstream' \

@@ -121,9 +121,25 @@ void visit(A& a, PodDisruptionBudget& v) {
   fields<PodDisruptionBudget>(a, v.namespace_, v.name, v.selector, v.selector_valid,
                               v.disruptions_allowed, v.has_status, v.disrupted_pods, v.loc);
 }
+// job.h
+inline void check_enum(PodFailureRule::Action k) {
+  if (k > PodFailureRule::Action::count) {
+    throw cache::codec::DecodeError("unknown pod failure policy action");
+  }
+}
+template <class A>
+void visit(A& a, PodFailureRule& v) {
+  fields<PodFailureRule>(a, v.action, v.on_exit_codes, v.conditions_true);
+}
+template <class A>
+void visit(A& a, Job& v) {
+  fields<Job>(a, v.namespace_, v.name, v.backoff_limit, v.backoff_limit_per_index,
+              v.max_failed_indexes, v.failed, v.finished, v.pod_failure_policy, v.loc);
+}
 template <class A>
 void visit(A& a, SchedulerProfile& v) {
-  fields<SchedulerProfile>(a, v.scheduler_name, v.preemption_disabled, v.loc);
+  fields<SchedulerProfile>(a, v.scheduler_name, v.preemption_disabled, v.capacity_scheduling,
+                           v.loc);
 }
 template <class A>
 void visit(A& a, SchedulerConfig& v) {
@@ -314,6 +330,7 @@ struct SnapshotCodec {
     std::vector<Pod> pods;
     std::vector<PriorityClass> classes;
     std::vector<PodDisruptionBudget> pdbs;
+    std::vector<Job> jobs;
     SchedulerConfig scheduler_config;
     std::vector<UnmodelledGate> unmodelled;
     KueueObjects kueue;
@@ -337,9 +354,9 @@ struct SnapshotCodec {
   // does.
   template <class A>
   static void visit(A& a, Snapshot& s) {
-    a(s.m_nodes, s.m_pods, s.m_classes, s.m_pdbs, s.m_scheduler_config, s.m_unmodelled, s.m_kueue,
-      s.m_yunikorn, s.m_capacity, s.m_koordinator, s.m_scheduler_images, s.m_facts, s.m_pods_on,
-      s.m_nominated_to, s.m_skipped, s.m_merged);
+    a(s.m_nodes, s.m_pods, s.m_classes, s.m_pdbs, s.m_jobs, s.m_scheduler_config, s.m_unmodelled,
+      s.m_kueue, s.m_yunikorn, s.m_capacity, s.m_koordinator, s.m_scheduler_images, s.m_facts,
+      s.m_pods_on, s.m_nominated_to, s.m_skipped, s.m_merged);
   }
 
   static void check_ids(const std::vector<std::vector<std::uint32_t>>& lists, std::size_t size) {

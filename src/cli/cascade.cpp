@@ -29,7 +29,8 @@ constexpr std::string_view k_backoff_key = "cascade.backoffLimit";
 struct CascadeOptions {
   Inputs inputs;
   std::size_t rounds = 20;
-  std::string policy;  // the policy of kube-scheduler pods; default when empty
+  std::string policy;  // the policy of kube-scheduler pods; default when empty or "all"
+  std::vector<std::string> schedulers;  // --scheduler NAME=POLICY
   std::string now;
   std::vector<std::string> sets;
   std::vector<std::string> upstream;  // --upstream POLICY=VERSION
@@ -70,21 +71,42 @@ FailOn parse_fail_on(const std::vector<std::string>& items) {
   return f;
 }
 
-// The kube-scheduler policy --policy names.
+// The kube-scheduler policy --policy names ("all": default, each other scheduler by its own).
 const policy::Entry& kube_policy(const std::string& name) {
-  const policy::Entry* kube = policy::find(name.empty() ? "default" : name);
+  const policy::Entry* kube = policy::find(name.empty() || name == "all" ? "default" : name);
   if (kube == nullptr || kube->scheduler != policy::Scheduler::kube) {
-    throw UsageError(fmt::format(
-        "--policy: \"{}\" is not a kube-scheduler policy (default, toleration, capacity)", name));
+    throw UsageError(
+        fmt::format("--policy: \"{}\" is not a kube-scheduler policy (default, "
+                    "toleration, capacity) or all",
+                    name));
   }
   return *kube;
+}
+
+// The dump's CapacityScheduling profiles, then --scheduler NAME=POLICY, a later one for the
+// same name winning.
+std::vector<scenario::NamedScheduler> named_schedulers(const std::vector<std::string>& given,
+                                                       const model::Snapshot& snap) {
+  std::vector<scenario::NamedScheduler> out = scenario::capacity_schedulers(snap);
+  for (const std::string& g : given) {
+    const std::size_t eq = g.find('=');
+    const std::string name = g.substr(0, eq);
+    if (eq == std::string::npos || name.empty()) {
+      throw UsageError(fmt::format("--scheduler: \"{}\" is not NAME=POLICY", g));
+    }
+    const policy::Entry& e = kube_policy(g.substr(eq + 1));
+    std::erase_if(out, [&](const scenario::NamedScheduler& n) { return n.name == name; });
+    out.push_back({name, &e});
+  }
+  return out;
 }
 
 // The --set pairs the policies read; the cascade's own key goes to `backoff_limit`.
 std::vector<std::string> policy_sets(const CascadeOptions& o, const policy::Entry& kube,
                                      std::int64_t& backoff_limit) {
   const std::vector<const policy::Entry*> entries{
-      &kube, policy::find("yunikorn"), policy::find("koordinator"), policy::find("kueue")};
+      &kube, policy::find("capacity"), policy::find("yunikorn"), policy::find("koordinator"),
+      policy::find("kueue")};
   std::vector<std::string> sets;
   for (const std::string& s : o.sets) {
     const auto [key, value] = policy::split_setting(s);
@@ -126,7 +148,8 @@ int run_cascade(const CascadeOptions& o, const Streams& io) {
   co.now = now;
   const std::vector<std::string> sets = policy_sets(o, kube, co.backoff_limit);
   const scenario::CascadePolicies runs(
-      kube, [&sets](const policy::Entry& e) { return parse_sets(sets, e.plugin); },
+      kube, named_schedulers(o.schedulers, snap),
+      [&sets](const policy::Entry& e) { return parse_sets(sets, e.plugin); },
       policy::parse_upstream(o.upstream, nullptr), snap, now);
   const render::Cascade c = scenario::run_cascade(snap, co, runs.runner());
   render::render_cascade(*format, c, io.out);
@@ -157,7 +180,11 @@ void add_cascade(CLI::App& app, const Streams& io, int& exit_code) {
                   "pods (or workloads) to add as pending before round 1 (repeatable)");
   cmd->add_option("--rounds", o->rounds, "stop after this many rounds")->capture_default_str();
   cmd->add_option("--policy", o->policy,
-                  "the policy deciding kube-scheduler pods: default, toleration or capacity");
+                  "the policy deciding kube-scheduler pods: default, toleration, capacity, or all "
+                  "(default; YuniKorn, Koordinator and Kueue always decide their own)");
+  cmd->add_option("--scheduler", o->schedulers,
+                  "NAME=POLICY: pods with this schedulerName are decided by POLICY (default, "
+                  "toleration, capacity); a CapacityScheduling profile is capacity's (repeatable)");
   cmd->add_option("--now", o->now, "the time to decide at (RFC 3339; default: now)");
   cmd->add_option("--set", o->sets,
                   "policy argument KEY=VALUE, or cascade.backoffLimit=N (repeatable)");

@@ -133,9 +133,12 @@ bool record_scheduler_images(const Field& pod_spec, const model::StringMap& labe
 // The same for the pod template of a Deployment, ReplicaSet, StatefulSet or DaemonSet of
 // kind `kind` at `root`, unless it is scaled to zero.
 bool record_template_images(const Field& root, const std::string& kind, DecodeContext& ctx);
-// batch/v1 Jobs: a Kueue Workload when labelled with a queue (decode_kueue), else with
-// derive_pods the Job's pods, else skipped.
+// batch/v1 Jobs: their failure accounting (record_job), and a Kueue Workload when labelled
+// with a queue (decode_kueue), else with derive_pods the Job's pods.
 void decode_batch_job(const Field& root, DecodeContext& ctx);
+// The Job's failure accounting (model::Job), for what its controller does with a pod it
+// loses; every Job, dump or what-if (decode_job.cpp).
+void record_job(const Field& root, DecodeContext& ctx);
 // Koordinator ElasticQuota and PodGroup (decode_koordinator.cpp dispatches on kind).
 void decode_koordinator(const Field& root, DecodeContext& ctx);
 // CapacityScheduling ElasticQuota (decode_capacity.cpp).

@@ -250,6 +250,7 @@ void decode_daemon_set(const Field& root, DecodeContext& ctx) {
 }
 
 void decode_batch_job(const Field& root, DecodeContext& ctx) {
+  record_job(root, ctx);
   // A Job labelled with a Kueue queue is a Workload what-if, input or dump alike.
   if (!ctx.derive_pods || kueue_managed(root["metadata"])) {
     decode_kueue(root, ctx);

@@ -44,6 +44,18 @@ bool names_default_preemption(const Field& disabled) {
   return found;
 }
 
+bool names_plugin(const Field& list, std::string_view name) {
+  bool found = false;
+  list.each_item([&](const Field& p) { found = found || p["name"].str() == name; });
+  return found;
+}
+
+bool enables_capacity_scheduling(const Field& plugins) {
+  return names_plugin(plugins["multiPoint"]["enabled"], "CapacityScheduling") ||
+         names_plugin(plugins["preFilter"]["enabled"], "CapacityScheduling") ||
+         names_plugin(plugins["postFilter"]["enabled"], "CapacityScheduling");
+}
+
 // A profile without schedulerName is the default scheduler's; no profiles at all means the
 // one default profile (SetDefaults_KubeSchedulerConfiguration).
 std::vector<model::SchedulerProfile> decode_profiles(const Field& root) {
@@ -53,10 +65,10 @@ std::vector<model::SchedulerProfile> decode_profiles(const Field& root) {
     out.push_back({profile["schedulerName"].str("default-scheduler"),
                    names_default_preemption(plugins["postFilter"]["disabled"]) ||
                        names_default_preemption(plugins["multiPoint"]["disabled"]),
-                   profile.loc()});
+                   enables_capacity_scheduling(plugins), profile.loc()});
   });
   if (out.empty()) {
-    out.push_back({"default-scheduler", false, root.loc()});
+    out.push_back({"default-scheduler", false, false, root.loc()});
   }
   return out;
 }

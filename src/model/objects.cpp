@@ -28,8 +28,9 @@ bool kept_pod_annotation(std::string_view key) {
     return domain == d || (domain.size() > d.size() && domain.ends_with(d) &&
                            domain[domain.size() - d.size() - 1] == '.');
   };
-  return under("kueue.x-k8s.io") || under("yunikorn.apache.org") || under("koordinator.sh") ||
-         under("scheduling.sigs.k8s.io") || under("scheduling.x-k8s.io");
+  // batch.kubernetes.io: a Job pod's completion index and its index's failure count.
+  return under("batch.kubernetes.io") || under("kueue.x-k8s.io") || under("yunikorn.apache.org") ||
+         under("koordinator.sh") || under("scheduling.sigs.k8s.io") || under("scheduling.x-k8s.io");
 }
 
 const std::string* find(const StringMap& m, std::string_view key) {

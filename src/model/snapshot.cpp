@@ -159,6 +159,15 @@ std::optional<PodId> Snapshot::find_pod(std::string_view ns, std::string_view na
   return it->second;
 }
 
+const Job* Snapshot::find_job(std::string_view ns, std::string_view name) const {
+  for (const Job& j : m_jobs) {
+    if (j.namespace_ == ns && j.name == name) {
+      return &j;
+    }
+  }
+  return nullptr;
+}
+
 const PriorityClass* Snapshot::find_priority_class(std::string_view name) const {
   for (const PriorityClass& c : m_classes) {
     if (c.name == name) {

@@ -3,6 +3,8 @@
 // placements stay for the next, and the victims their owners recreate are pending in it.
 #include "kpreempt/scenario/cascade.h"
 
+#include "cascade_owners.h"
+
 #include "kpreempt/model/kueue.h"
 #include "kpreempt/model/snapshot_edit.h"
 
@@ -23,19 +25,6 @@ std::string ref_text(const model::ObjectRef& r) {
   return r.kind == "Pod" ? name : r.kind + " " + name;
 }
 
-const model::OwnerReference* controller_of(const model::Pod& p) {
-  for (const model::OwnerReference& o : p.owners) {
-    if (o.controller) {
-      return &o;
-    }
-  }
-  return nullptr;
-}
-
-bool recreates(const std::string& kind) {
-  return kind == "ReplicaSet" || kind == "StatefulSet" || kind == "DaemonSet" || kind == "Job";
-}
-
 // The pending preemptors some run takes, in queue order.
 std::vector<render::Explanation> pending(const model::Snapshot& snap, const RunFor& run_for,
                                          model::Instant now) {
@@ -45,42 +34,6 @@ std::vector<render::Explanation> pending(const model::Snapshot& snap, const RunF
   });
   sort_queue_order(snap, out);
   return out;
-}
-
-// Brings back what the owners of this round's victims recreate; says what came back and
-// what is gone in `r`.
-void recreate(model::Snapshot& snap, model::SnapshotEdit& edit, const CascadeOptions& o,
-              const std::vector<model::ObjectRef>& victims,
-              std::map<std::string, std::int64_t>& job_failures, render::CascadeRound& r) {
-  for (const model::ObjectRef& v : victims) {
-    const std::string name = ref_text(v);
-    if (v.kind == "Workload") {
-      // Evicted, it is pending again: Kueue requeues it.
-      r.recreated.push_back(name + " (requeued)");
-      continue;
-    }
-    const auto pod = snap.find_pod(v.namespace_, v.name);
-    if (!pod || !snap.pods()[*pod].terminal()) {
-      continue;
-    }
-    const model::OwnerReference* owner = controller_of(snap.pods()[*pod]);
-    if (owner == nullptr || !recreates(owner->kind)) {
-      r.gone.push_back(owner == nullptr ? name + " (no controller)"
-                                        : fmt::format("{} ({} {} not modelled)", name, owner->kind,
-                                                      owner->name));
-      continue;
-    }
-    const std::string by = owner->kind + " " + owner->name;
-    if (owner->kind == "Job") {
-      const std::int64_t failures = ++job_failures[v.namespace_ + "/" + owner->name];
-      if (failures > o.backoff_limit) {
-        r.gone.push_back(fmt::format("{} ({} past backoffLimit {})", name, by, o.backoff_limit));
-        continue;
-      }
-    }
-    edit.repend(*pod, o.now);
-    r.recreated.push_back(name + " (" + by + ")");
-  }
 }
 
 }  // namespace
@@ -120,14 +73,14 @@ render::Cascade run_cascade(model::Snapshot& snap, const CascadeOptions& o, cons
   model::SnapshotEdit edit(snap);
   std::vector<std::string> states{cascade_state(snap)};
   std::map<std::string, std::size_t> times_evicted;
-  std::map<std::string, std::int64_t> job_failures;
+  Owners owners(o.backoff_limit);
   std::vector<render::Explanation> items = pending(snap, run_for, o.now);
   for (std::size_t round = 1; round <= o.rounds; ++round) {
     SequenceState state;
     render::SequenceSummary summary;
     render::CascadeRound r;
     r.round = round;
-    std::vector<model::ObjectRef> victims;
+    std::vector<Eviction> victims;
     for (std::size_t i = 0; i < items.size(); ++i) {
       const model::PodId pod = items[i].preemptor;
       const std::uint32_t workload = items[i].workload;
@@ -140,7 +93,8 @@ render::Cascade run_cascade(model::Snapshot& snap, const CascadeOptions& o, cons
       if (decided) {
         for (const policy::Victim& v : d.victims) {
           cd.victims.push_back(ref_text(v.ref));
-          victims.push_back(v.ref);
+          // YuniKorn deletes its victims without a DisruptionTarget condition.
+          victims.push_back({v.ref, d.policy != "yunikorn"});
         }
         cd.because = d.victims.empty() ? "" : eviction_cause(snap, pod, workload, d);
       }
@@ -148,10 +102,10 @@ render::Cascade run_cascade(model::Snapshot& snap, const CascadeOptions& o, cons
       r.decisions.push_back(std::move(cd));
     }
     r.evicted = victims.size();
-    for (const model::ObjectRef& v : victims) {
-      ++times_evicted[ref_text(v)];
+    for (const Eviction& v : victims) {
+      ++times_evicted[ref_text(v.victim)];
     }
-    recreate(snap, edit, o, victims, job_failures, r);
+    owners.bring_back(snap, edit, o.now, victims, r);
     items = pending(snap, run_for, o.now);  // the next round's
     r.pending = items.size();
     c.admitted += r.admitted;
@@ -183,11 +137,26 @@ render::Cascade run_cascade(model::Snapshot& snap, const CascadeOptions& o, cons
   return c;
 }
 
-CascadePolicies::CascadePolicies(const policy::Entry& kube, const ArgsFor& args_for,
+std::vector<NamedScheduler> capacity_schedulers(const model::Snapshot& snap) {
+  std::vector<NamedScheduler> out;
+  for (const model::SchedulerProfile& p : snap.scheduler_config().profiles) {
+    if (p.capacity_scheduling && p.scheduler_name != "default-scheduler") {
+      out.push_back({p.scheduler_name, policy::find("capacity")});
+    }
+  }
+  return out;
+}
+
+CascadePolicies::CascadePolicies(const policy::Entry& kube,
+                                 const std::vector<NamedScheduler>& named, const ArgsFor& args_for,
                                  const std::vector<policy::UpstreamChoice>& upstream,
                                  const model::Snapshot& snap, model::Instant now) {
-  const std::vector<const policy::Entry*> entries{
-      &kube, policy::find("yunikorn"), policy::find("koordinator"), policy::find("kueue")};
+  std::vector<const policy::Entry*> entries{&kube, policy::find("yunikorn"),
+                                            policy::find("koordinator"), policy::find("kueue")};
+  for (const NamedScheduler& n : named) {
+    entries.push_back(n.policy);
+    m_named.push_back(n.name);
+  }
   const policy::DumpLines dump = policy::dump_lines(snap);
   for (const policy::Entry* e : entries) {
     m_args.push_back(std::make_unique<policy::Args>(args_for(*e)));
@@ -202,6 +171,11 @@ const SequenceRun* CascadePolicies::run_for(const model::Snapshot& snap, model::
     return workload == model::k_none ? nullptr : m_runs[3].get();
   }
   const std::string& scheduler = snap.pods()[pod].scheduler_name;
+  for (std::size_t i = 0; i < m_named.size(); ++i) {
+    if (m_named[i] == scheduler) {
+      return m_runs[4 + i].get();
+    }
+  }
   if (scheduler == "yunikorn") {
     return m_runs[1].get();
   }
@@ -222,9 +196,17 @@ std::vector<std::string> cascade_assumptions() {
   out.pop_back();  // evicted pods do come back here
   out.push_back(
       "victims come back at once, between rounds: a ReplicaSet's, StatefulSet's or DaemonSet's "
-      "pod with its name and spec, a Job's while its pods' evictions stay within the backoff "
-      "limit (cascade.backoffLimit, default 6; the Job object is not read), an evicted Workload "
-      "queued again; a pod of another owner or of none is gone");
+      "pod with its name and spec, a Job's while its Job allows (backoffLimit, "
+      "backoffLimitPerIndex and podFailurePolicy as the dump's Job sets them; a Job not in the "
+      "dump has backoffLimit 6, or cascade.backoffLimit); a pod of another owner or of none is "
+      "gone");
+  out.push_back(
+      "a podFailurePolicy rule on exit codes is taken not to match an evicted pod (its "
+      "container's exit code is not known); a pod YuniKorn preempts has no DisruptionTarget "
+      "condition, so rules on that condition match only the other schedulers' victims");
+  out.push_back(
+      "an evicted Workload is queued again at once: Kueue's requeuingStrategy backoff applies "
+      "to PodsReady timeouts, not to preemption");
   out.push_back(
       "a round that evicts nobody ends the cascade: the pods still pending would be decided on "
       "the same cluster again");

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // Why one preempting decision of a cascade may evict its victims, from what the snapshot holds:
-// the priorities and their classes, the YuniKorn queue over its guarantee, the Kueue
-// ClusterQueue's preemption policy, and the two schedulers when two share a node. A loop is
-// only fixed by changing one of these, so the loop says them.
+// the priorities and their classes, the YuniKorn queue over its guarantee, the ElasticQuotas of
+// CapacityScheduling, the Kueue ClusterQueue's preemption policy, and the two schedulers when
+// two share a node. A loop is only fixed by changing one of these, so the loop says them.
 #include "kpreempt/model/kueue.h"
 #include "kpreempt/scenario/cascade.h"
 
@@ -146,6 +146,55 @@ std::string yunikorn_text(const policy::Decision& d) {
   return queues.empty() ? std::string() : fmt::format(": {}", fmt::join(queues, "; "));
 }
 
+std::string capacity_amount(const std::string& key, std::int64_t v) {
+  if (key == "cpu_milli") {
+    return amount_text("vcore", v);
+  }
+  return amount_text(key, v);
+}
+
+// The resources an ElasticQuota row (the capacity policy's details) uses beyond its min.
+std::string over_min(const nlohmann::ordered_json& q) {
+  std::vector<std::string> over;
+  const auto used = q.find("used_before");
+  const auto min = q.find("min");
+  if (used == q.end() || min == q.end() || !used->is_object() || !min->is_object()) {
+    return {};
+  }
+  for (const auto& [key, amount] : used->items()) {
+    const auto m = min->find(key);
+    const std::int64_t floor = m == min->end() ? 0 : m->get<std::int64_t>();
+    if (amount.get<std::int64_t>() > floor) {
+      const std::string resource = key == "cpu_milli" ? "cpu" : key;
+      over.push_back(fmt::format("{} {} (uses {})", resource, capacity_amount(key, floor),
+                                 capacity_amount(key, amount.get<std::int64_t>())));
+    }
+  }
+  return fmt::format("{}", fmt::join(over, ", "));
+}
+
+// CapacityScheduling takes victims of other quotas, whatever their priority, while the
+// preemptor's quota stays within its min and theirs is over its own.
+std::string capacity_text(const policy::Decision& d) {
+  const auto quotas = d.details.is_object() ? d.details.find("quotas") : d.details.end();
+  if (!d.details.is_object() || quotas == d.details.end() || !quotas->is_array()) {
+    return {};
+  }
+  std::vector<std::string> parts;
+  for (const auto& q : *quotas) {
+    const std::string name =
+        fmt::format("ElasticQuota {}/{}", q.value("namespace", ""), q.value("name", ""));
+    if (q.value("preemptor", false)) {
+      parts.push_back(name + (q.value("over_min_after", false)
+                                  ? " (the preemptor's) goes over its min"
+                                  : " (the preemptor's) stays within its min"));
+    } else if (q.value("over_min_before", false)) {
+      parts.push_back(name + " is over its min " + over_min(q));
+    }
+  }
+  return parts.empty() ? std::string() : fmt::format(": {}", fmt::join(parts, "; "));
+}
+
 std::string kueue_text(const model::Snapshot& snap, std::uint32_t workload) {
   const model::Workload& w = snap.kueue().workloads[workload];
   const model::ClusterQueue* cq =
@@ -177,6 +226,8 @@ std::string eviction_cause(const model::Snapshot& snap, model::PodId pod, std::u
   }
   if (d.policy == "yunikorn") {
     out += yunikorn_text(d);
+  } else if (d.policy == "capacity") {
+    out += capacity_text(d);
   }
   return out + schedulers_text(snap, pod, d);
 }

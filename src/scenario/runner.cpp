@@ -130,7 +130,8 @@ policy::Decision workload_decision(const std::vector<render::Explanation>& items
 }
 
 // The cascade a scenario expects of: kube-scheduler pods decided by its policy when that is
-// one of kube-scheduler's (else default), its args and upstream line for its policy alone.
+// one of kube-scheduler's (else default), a CapacityScheduling profile's by capacity, its args
+// and upstream line for its policy alone.
 render::Cascade scenario_cascade(const Scenario& s, model::Snapshot& snap,
                                  const policy::Entry& entry, const policy::Args& args,
                                  const std::vector<policy::UpstreamChoice>& pinned,
@@ -138,8 +139,9 @@ render::Cascade scenario_cascade(const Scenario& s, model::Snapshot& snap,
   const policy::Entry& kube =
       entry.scheduler == policy::Scheduler::kube ? entry : *policy::find("default");
   const CascadePolicies runs(
-      kube, [&](const policy::Entry& e) { return e.name == entry.name ? args : policy::Args(); },
-      pinned, snap, now);
+      kube, capacity_schedulers(snap),
+      [&](const policy::Entry& e) { return e.name == entry.name ? args : policy::Args(); }, pinned,
+      snap, now);
   CascadeOptions o;
   o.rounds = static_cast<std::size_t>(s.expect.cascade->no_loop_within.value_or(20));
   o.now = now;

@@ -96,19 +96,83 @@ TEST_CASE("a pod file's pod joins round 1 and its bare victim is gone", "[cli][c
 }
 
 TEST_CASE("a Job's evicted pods stop coming back at the backoff limit", "[cli][cascade]") {
-  SECTION("--set cascade.backoffLimit=1") {
+  SECTION("--set cascade.backoffLimit=1 for a Job the dump does not hold") {
+    // Two failures in one round pass the limit of 1: the Job fails and neither comes back.
     const auto doc = cascade_json("-f testdata/cascade/job.yaml --set cascade.backoffLimit=1");
     const auto& round = doc["rounds"][0];
     CHECK(round["evicted"] == 2);
-    REQUIRE(round["recreated"].size() == 1);
-    REQUIRE(round["gone"].size() == 1);
-    CHECK(round["gone"][0].get<std::string>().ends_with("(Job train past backoffLimit 1)"));
-    CHECK(doc["rounds"][1]["pending"] == 1);
+    CHECK(round["recreated"].empty());
+    REQUIRE(round["gone"].size() == 2);
+    CHECK(round["gone"][0] == "ml/train-def34 (Job train failed: past backoffLimit 1)");
+    CHECK(round["gone"][1] ==
+          "ml/train-abc12 (Job train past backoffLimit 1, not in the dump: backoffLimit 1 "
+          "assumed)");
+    CHECK(doc["rounds"][1]["pending"] == 0);
   }
   SECTION("the default limit of 6") {
     const auto doc = cascade_json("-f testdata/cascade/job.yaml");
     CHECK(doc["rounds"][0]["recreated"].size() == 2);
     CHECK(doc["rounds"][0]["gone"].empty());
+  }
+}
+
+TEST_CASE("each owner brings back its victim as its controller would", "[cli][cascade]") {
+  const auto doc = cascade_json("-f testdata/cascade/job-policies.yaml");
+  const auto& round = doc["rounds"][0];
+  CHECK(round["evicted"] == 6);
+  const std::vector<std::string> recreated = round["recreated"];
+  CHECK(recreated == std::vector<std::string>{
+                         "ml/tolerant-h3n8s (Job tolerant; podFailurePolicy rule 1: Ignore on "
+                         "DisruptionTarget, not counted)",
+                         "ml/counted-z8p3f (Job counted; 2 of 3 failures)",
+                         "kube-system/log-agent-m4x9q (DaemonSet log-agent, for node node-g)"});
+  const std::vector<std::string> gone = round["gone"];
+  CHECK(gone == std::vector<std::string>{
+                    "ml/retry-x7k2p (Job retry past backoffLimit 0)",
+                    "ml/strict-w5r2t (Job strict failed: podFailurePolicy rule 2: FailJob on "
+                    "DisruptionTarget)",
+                    "ml/sweep-2-b6v8c (Job sweep: index 2 past backoffLimitPerIndex 1)",
+                    "ml/retry-q9m4d (Job retry failed: its controller deletes the pod)"});
+  // The DaemonSet's pod waits for its own node, which the service now fills.
+  const auto& next = doc["rounds"][1]["decisions"];
+  REQUIRE(next.size() == 3);
+  CHECK(next[2]["preemptor"] == "kube-system/log-agent-m4x9q");
+  CHECK(next[2]["outcome"] == "unschedulable");
+  CHECK(doc["summary"]["settled"] == true);
+  CHECK(doc["summary"]["evictions"] == 6);
+}
+
+TEST_CASE("two schedulers sharing a node evict each other's pods in a loop", "[cli][cascade]") {
+  // kube-scheduler by priority, a CapacityScheduling profile by ElasticQuota min.
+  const auto doc = cascade_json("-f testdata/cascade/two-schedulers.yaml");
+  const auto& rounds = doc["rounds"];
+  REQUIRE(rounds.size() == 2);
+  CHECK(rounds[0]["decisions"][0]["policy"] == "capacity");
+  CHECK(rounds[1]["decisions"][0]["policy"] == "default");
+  const auto& loop = doc["summary"]["loop"];
+  REQUIRE(loop.is_object());
+  const auto& cycle = loop["cycle"];
+  REQUIRE(cycle.size() == 2);
+  CHECK(cycle[0]["preemptor"] == "team-b/trainer-5d4c9b8f6-q7w3z");
+  CHECK(cycle[0]["victims"][0] == "team-a/api-6f9c8d7b5-x2k4m");
+  CHECK(cycle[1]["preemptor"] == "team-a/api-6f9c8d7b5-x2k4m");
+  CHECK(cycle[1]["victims"][0] == "team-b/trainer-5d4c9b8f6-q7w3z");
+  const std::string because = loop["because"][0];
+  CHECK_THAT(because, Catch::Contains("ElasticQuota team-a/quota is over its min cpu 2 (uses 6)"));
+  CHECK_THAT(because, Catch::Contains("spec.schedulerName capacity-scheduler"));
+  SECTION("--fail-on loop makes it a finding") {
+    CHECK(cascade("-f testdata/cascade/two-schedulers.yaml --fail-on loop").code == 1);
+  }
+  SECTION("--scheduler gives the profile's pods another policy") {
+    const auto one = cascade_json(
+        "-f testdata/cascade/two-schedulers.yaml --scheduler capacity-scheduler=default");
+    CHECK(one["rounds"][0]["decisions"][0]["policy"] == "default");
+    CHECK(one["summary"]["settled"] == true);
+  }
+  SECTION("a bad --scheduler is a usage error") {
+    CHECK(cascade("-f testdata/cascade/two-schedulers.yaml --scheduler capacity-scheduler").code ==
+          2);
+    CHECK(cascade("-f testdata/cascade/two-schedulers.yaml --scheduler x=yunikorn").code == 2);
   }
 }
 

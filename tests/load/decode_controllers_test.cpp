@@ -341,7 +341,8 @@ spec:
   CHECK(workloads[0].pod_sets[0].count == 2);
 }
 
-TEST_CASE("in a cluster dump controllers are skipped, not derived", "[manifest]") {
+TEST_CASE("in a cluster dump controllers are skipped, not derived; a Job's accounting is read",
+          "[manifest]") {
   auto loaded = testing::load_text(std::string(k_deployment) + R"(---
 apiVersion: batch/v1
 kind: Job
@@ -354,7 +355,58 @@ spec:
   REQUIRE(loaded.messages.empty());
   CHECK(loaded.pods.empty());
   CHECK(loaded.snapshot.pods().empty());
-  CHECK(loaded.snapshot.skipped_kinds() == model::StringMap{{"Deployment", "1"}, {"Job", "1"}});
+  CHECK(loaded.snapshot.skipped_kinds() == model::StringMap{{"Deployment", "1"}});
+  REQUIRE(loaded.snapshot.jobs().size() == 1);
+  CHECK(loaded.snapshot.jobs()[0].backoff_limit == 6);
+}
+
+TEST_CASE("a Job's backoff limits and pod failure policy are read as the API server has them",
+          "[manifest]") {
+  auto loaded = testing::load_text(R"(apiVersion: batch/v1
+kind: Job
+metadata: {name: sweep, namespace: ml}
+spec:
+  backoffLimitPerIndex: 2
+  maxFailedIndexes: 1
+  completionMode: Indexed
+  podFailurePolicy:
+    rules:
+    - action: Count
+      onExitCodes: {operator: In, values: [42]}
+    - action: Ignore
+      onPodConditions: [{type: DisruptionTarget}]
+  template:
+    spec:
+      containers: [{name: main}]
+status: {failed: 3}
+)");
+  REQUIRE(loaded.messages.empty());
+  REQUIRE(loaded.snapshot.jobs().size() == 1);
+  const model::Job& j = loaded.snapshot.jobs()[0];
+  CHECK(j.backoff_limit == model::k_no_limit);  // MaxInt32 by default with a per-index limit
+  CHECK(j.backoff_limit_per_index == 2);
+  CHECK(j.max_failed_indexes == 1);
+  CHECK(j.failed == 3);
+  REQUIRE(j.pod_failure_policy.size() == 2);
+  CHECK(j.pod_failure_policy[0].on_exit_codes);
+  CHECK(j.pod_failure_policy[1].action == model::PodFailureRule::Action::ignore);
+  CHECK(j.pod_failure_policy[1].conditions_true == std::vector<std::string>{"DisruptionTarget"});
+}
+
+TEST_CASE("a Job with an unknown pod failure action is refused at its line", "[manifest]") {
+  auto loaded = testing::load_text(R"(apiVersion: batch/v1
+kind: Job
+metadata: {name: bad, namespace: ml}
+spec:
+  podFailurePolicy:
+    rules:
+    - action: Retry
+      onPodConditions: [{type: DisruptionTarget}]
+)");
+  REQUIRE(loaded.messages.size() == 1);
+  CHECK_THAT(loaded.messages[0], Catch::Contains(":7:"));
+  CHECK_THAT(loaded.messages[0],
+             Catch::Contains("\"Retry\": must be one of FailJob, FailIndex, Ignore, Count"));
 }
 
 TEST_CASE("a bad template field is reported once, at its line, with its full path", "[manifest]") {

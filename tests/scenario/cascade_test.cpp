@@ -106,14 +106,15 @@ TEST_CASE("a Job's evicted pods come back only within its backoff limit", "[scen
       .add(pod("shop/web-1").priority(1000).cpu("4"))
       .add(pod("shop/web-2").priority(1000).cpu("4"));
   model::Snapshot snap = c.snapshot();
-  SECTION("limit 1: the second eviction is one too many") {
+  SECTION("limit 1: the second eviction fails the Job, and neither comes back") {
     const render::Cascade r = cascade(snap, *policy::find("default"), 1);
     REQUIRE(r.rounds.size() == 2);
     CHECK(r.rounds[0].evicted == 2);
-    CHECK(r.rounds[0].recreated.size() == 1);
-    REQUIRE(r.rounds[0].gone.size() == 1);
-    CHECK(r.rounds[0].gone[0].find("(Job train past backoffLimit 1)") != std::string::npos);
-    CHECK(r.rounds[0].pending == 1);
+    CHECK(r.rounds[0].recreated.empty());
+    REQUIRE(r.rounds[0].gone.size() == 2);
+    CHECK(r.rounds[0].gone[0] == "ml/train-a (Job train failed: past backoffLimit 1)");
+    CHECK(r.rounds[0].gone[1].find("(Job train past backoffLimit 1") != std::string::npos);
+    CHECK(r.rounds[0].pending == 0);
     CHECK(r.settled);
   }
   SECTION("the default limit: both come back") {
@@ -199,7 +200,7 @@ TEST_CASE("a DaemonSet's evicted pod comes back for its node", "[scenario][casca
   const render::Cascade r = cascade(snap, entry, 6, 1);
   REQUIRE(r.rounds.size() == 1);
   CHECK(r.rounds[0].recreated ==
-        std::vector<std::string>{"kube-system/agent-n1 (DaemonSet agent)"});
+        std::vector<std::string>{"kube-system/agent-n1 (DaemonSet agent, for node n1)"});
   CHECK(r.rounds[0].pending == 1);
 }
 

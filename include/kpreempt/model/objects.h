@@ -34,10 +34,10 @@ struct ObjectRef {
 std::string to_string(const ObjectRef& r);  // "Pod/ns/name", or "Node/name"
 
 // Whether a pod annotation is one a policy reads: the schedulers' own domains (Kueue, YuniKorn,
-// Koordinator, scheduler-plugins) and YuniKorn's bare applicationId, queue and
-// spark-app-selector keys. The others are dropped when a pod is read, so that a snapshot and
-// its cache hold no more of a pod than answers use. A policy that reads another key adds it
-// here.
+// Koordinator, scheduler-plugins), YuniKorn's bare applicationId, queue and
+// spark-app-selector keys, and the Job controller's batch.kubernetes.io (a cascade). The
+// others are dropped when a pod is read, so that a snapshot and its cache hold no more of a
+// pod than answers use. A policy that reads another key adds it here.
 bool kept_pod_annotation(std::string_view key);
 
 // metav1.LabelSelectorRequirement / v1.NodeSelectorRequirement. Operators are stored as
@@ -206,6 +206,9 @@ struct PodDisruptionBudget {
 struct SchedulerProfile {
   std::string scheduler_name;        // default-scheduler when the profile leaves it out
   bool preemption_disabled = false;  // plugins.postFilter.disabled: DefaultPreemption or "*"
+  // scheduler-plugins' CapacityScheduling enabled (multiPoint, preFilter or postFilter): the
+  // `capacity` policy decides the profile's pods.
+  bool capacity_scheduling = false;
   SourceLoc loc;
 };
 

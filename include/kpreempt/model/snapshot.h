@@ -7,6 +7,7 @@
 #include "kpreempt/diag.h"
 #include "kpreempt/model/daemon_set.h"
 #include "kpreempt/model/elastic_quota.h"
+#include "kpreempt/model/job.h"
 #include "kpreempt/model/koordinator.h"
 #include "kpreempt/model/kueue.h"
 #include "kpreempt/model/objects.h"
@@ -62,6 +63,8 @@ class Snapshot {
   const std::vector<Pod>& pods() const { return m_pods; }
   const std::vector<PriorityClass>& priority_classes() const { return m_classes; }
   const std::vector<PodDisruptionBudget>& pdbs() const { return m_pdbs; }
+  // The Jobs of the dump, for what their controller does with the pods they lose.
+  const std::vector<Job>& jobs() const { return m_jobs; }
   const SchedulerConfig& scheduler_config() const { return m_scheduler_config; }
   // Objects whose effect on admission or placement is not modelled, in input order.
   const std::vector<UnmodelledGate>& unmodelled() const { return m_unmodelled; }
@@ -98,6 +101,7 @@ class Snapshot {
   std::optional<NodeId> find_node(std::string_view name) const;
   std::optional<PodId> find_pod(std::string_view ns, std::string_view name) const;
   const PriorityClass* find_priority_class(std::string_view name) const;
+  const Job* find_job(std::string_view ns, std::string_view name) const;
   // PDBs of a namespace, in input order.
   std::vector<const PodDisruptionBudget*> pdbs_in(std::string_view ns) const;
 
@@ -149,6 +153,7 @@ class Snapshot {
   std::vector<Pod> m_pods;
   std::vector<PriorityClass> m_classes;
   std::vector<PodDisruptionBudget> m_pdbs;
+  std::vector<Job> m_jobs;
   SchedulerConfig m_scheduler_config;
   std::vector<UnmodelledGate> m_unmodelled;
   KueueObjects m_kueue;
@@ -178,6 +183,7 @@ class SnapshotBuilder {
   void add(Pod p) { m_snap.m_pods.push_back(std::move(p)); }
   void add(PriorityClass c) { m_snap.m_classes.push_back(std::move(c)); }
   void add(PodDisruptionBudget b) { m_snap.m_pdbs.push_back(std::move(b)); }
+  void add(Job j) { m_snap.m_jobs.push_back(std::move(j)); }
   void set(SchedulerConfig c) { m_snap.m_scheduler_config = std::move(c); }
   SchedulerConfig& scheduler_config() { return m_snap.m_scheduler_config; }
   void add(UnmodelledGate g) { m_snap.m_unmodelled.push_back(std::move(g)); }

@@ -2,9 +2,9 @@
 // A preemption cascade: every pending preemptor decided in queue order, each by the policy of
 // its own scheduler and on the cluster the decisions before it left, round after round; between
 // rounds the victims' owners bring them back (a ReplicaSet's or StatefulSet's pod, a Job's while
-// its failures stay within the backoff limit, a DaemonSet's on its node) and evicted Workloads
-// are queued again. It stops once a round evicts nobody, when a state repeats (a loop) or after
-// the last round.
+// its backoff limits and pod failure policy allow, a DaemonSet's on its node) and evicted
+// Workloads are queued again. It stops once a round evicts nobody, when a state repeats (a loop) or
+// after the last round.
 #pragma once
 
 #include "kpreempt/model/snapshot.h"
@@ -22,7 +22,7 @@ namespace kpreempt::scenario {
 
 struct CascadeOptions {
   std::size_t rounds = 20;
-  // Evictions of a Job's pods it tolerates (spec.backoffLimit; the Job object is not read).
+  // spec.backoffLimit of a Job the dump does not hold (the Job's own fields when it does).
   std::int64_t backoff_limit = 6;
   model::Instant now;
 };
@@ -32,16 +32,28 @@ struct CascadeOptions {
 using RunFor =
     std::function<const SequenceRun*(const model::Snapshot&, model::PodId, std::uint32_t)>;
 
-// The policies a cascade runs, each with its args and release line: kube-scheduler pods get
-// `kube`'s, YuniKorn's and Koordinator's pods theirs, Workloads Kueue's.
+// A second kube-scheduler's name and the policy that decides its pods (a scheduler-plugins
+// build running CapacityScheduling next to the default scheduler).
+struct NamedScheduler {
+  std::string name;
+  const policy::Entry* policy = nullptr;
+};
+
+// The profiles of the dump's KubeSchedulerConfigurations that enable CapacityScheduling under
+// a name of their own, each decided by the `capacity` policy (what --policy all picks).
+std::vector<NamedScheduler> capacity_schedulers(const model::Snapshot& snap);
+
+// The policies a cascade runs, each with its args and release line: pods of a named scheduler
+// get its policy, other kube-scheduler pods `kube`'s, YuniKorn's and Koordinator's pods
+// theirs, Workloads Kueue's.
 class CascadePolicies {
  public:
   using ArgsFor = std::function<policy::Args(const policy::Entry&)>;
   // `upstream`: the release lines asked for (--upstream, a scenario's upstream); the dump's
   // scheduler images name the others.
-  CascadePolicies(const policy::Entry& kube, const ArgsFor& args_for,
-                  const std::vector<policy::UpstreamChoice>& upstream, const model::Snapshot& snap,
-                  model::Instant now);
+  CascadePolicies(const policy::Entry& kube, const std::vector<NamedScheduler>& named,
+                  const ArgsFor& args_for, const std::vector<policy::UpstreamChoice>& upstream,
+                  const model::Snapshot& snap, model::Instant now);
 
   const SequenceRun* run_for(const model::Snapshot& snap, model::PodId pod,
                              std::uint32_t workload) const;
@@ -49,7 +61,8 @@ class CascadePolicies {
 
  private:
   std::vector<std::unique_ptr<policy::Args>> m_args;
-  std::vector<std::unique_ptr<SequenceRun>> m_runs;
+  std::vector<std::unique_ptr<SequenceRun>> m_runs;  // kube, yunikorn, koordinator, kueue, named
+  std::vector<std::string> m_named;                  // the names of m_runs[4...]
 };
 
 // Runs the cascade on `snap`; `snap` is as before when it returns.
