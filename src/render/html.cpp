@@ -17,7 +17,7 @@ namespace kpreempt::render {
 namespace {
 
 // Nodes drawn one by one in a full picture and in the small one of --all-pending.
-constexpr std::size_t k_columns = 9;
+constexpr std::size_t k_columns = 7;
 constexpr std::size_t k_small_columns = 4;
 
 std::string ref_name(const model::ObjectRef& r) {

@@ -18,13 +18,14 @@
 namespace kpreempt::render::html {
 namespace {
 
-constexpr int k_column_width = 124;
+constexpr int k_column_width = 128;
 constexpr int k_pair_gap = 8;  // between the chosen node now and after
 constexpr int k_group_width = 180;
 constexpr int k_gap = 18;
 constexpr int k_stack_height = 240;  // a node's allocatable
 constexpr int k_top = 8;
 constexpr int k_label_height = 52;
+constexpr std::size_t k_max_groups = 3;  // boxes of nodes alike; the smallest are merged
 
 // One column of the picture: a node, or the nodes alike on one code.
 struct Column {
@@ -32,6 +33,8 @@ struct Column {
   std::string node;                               // the node; for a group, the code's text
   std::vector<const policy::NodeVerdict*> group;  // set for a group
   bool chosen = false;
+  std::string sentence;  // for a group: what its code means, or the codes of a merged group
+  bool merged = false;   // a group of the smallest groups, of several codes
 };
 
 // The order candidates are shown in: tied ones, then by the criterion they lost on.
@@ -50,12 +53,36 @@ int candidate_order(const policy::NodeVerdict& n) {
   return 10;
 }
 
+// The nodes of `rest` drawn one by one in `room` columns: all when they fit; else candidates,
+// first one per verdict (so that each criterion a candidate lost on shows), then the next ones.
+std::vector<const policy::NodeVerdict*> shown_one_by_one(
+    const std::vector<const policy::NodeVerdict*>& rest, std::size_t room) {
+  if (rest.size() <= room) {
+    return rest;
+  }
+  std::vector<const policy::NodeVerdict*> shown;
+  std::set<std::string> seen;
+  for (const bool first_of_verdict : {true, false}) {
+    for (const auto* n : rest) {
+      if (shown.size() >= room) {
+        break;
+      }
+      if (!n->rank || std::find(shown.begin(), shown.end(), n) != shown.end() ||
+          (first_of_verdict && !seen.insert(reason_text(n->code)).second)) {
+        continue;
+      }
+      shown.push_back(n);
+    }
+  }
+  return shown;
+}
+
 std::vector<Column> choose_columns(const policy::Decision& d, std::size_t max_columns) {
   std::vector<Column> cols;
   if (!d.node.empty()) {
     const auto it = std::find_if(d.nodes.begin(), d.nodes.end(),
                                  [&](const policy::NodeVerdict& n) { return n.node == d.node; });
-    cols.push_back({it == d.nodes.end() ? nullptr : &*it, d.node, {}, true});
+    cols.push_back({it == d.nodes.end() ? nullptr : &*it, d.node, {}, true, {}, false});
   }
   // Nodes that lose victims elsewhere than on the chosen node (a gang across nodes).
   for (const policy::Victim& v : d.victims) {
@@ -63,7 +90,7 @@ std::vector<Column> choose_columns(const policy::Decision& d, std::size_t max_co
         std::none_of(cols.begin(), cols.end(), [&](const Column& c) { return c.node == v.node; })) {
       const auto it = std::find_if(d.nodes.begin(), d.nodes.end(),
                                    [&](const policy::NodeVerdict& n) { return n.node == v.node; });
-      cols.push_back({it == d.nodes.end() ? nullptr : &*it, v.node, {}, false});
+      cols.push_back({it == d.nodes.end() ? nullptr : &*it, v.node, {}, false, {}, false});
     }
   }
   std::vector<const policy::NodeVerdict*> rest;
@@ -77,11 +104,12 @@ std::vector<Column> choose_columns(const policy::Decision& d, std::size_t max_co
     return std::pair(!a->rank.has_value(), candidate_order(*a)) <
            std::pair(!b->rank.has_value(), candidate_order(*b));
   });
-  const bool all_fit = cols.size() + rest.size() <= max_columns;
+  const std::vector<const policy::NodeVerdict*> shown =
+      shown_one_by_one(rest, max_columns - std::min(max_columns, cols.size()));
   std::map<std::string, std::vector<const policy::NodeVerdict*>> groups;
   for (const auto* n : rest) {
-    if (all_fit || (n->rank && cols.size() < max_columns)) {
-      cols.push_back({n, n->node, {}, false});
+    if (std::find(shown.begin(), shown.end(), n) != shown.end()) {
+      cols.push_back({n, n->node, {}, false, {}, false});
     } else {
       groups[reason_text(n->code)].push_back(n);
     }
@@ -90,8 +118,24 @@ std::vector<Column> choose_columns(const policy::Decision& d, std::size_t max_co
       groups.begin(), groups.end());
   std::stable_sort(sorted.begin(), sorted.end(),
                    [](const auto& a, const auto& b) { return a.second.size() > b.second.size(); });
-  for (auto& [code, nodes] : sorted) {
-    cols.push_back({nullptr, code, std::move(nodes), false});
+  for (std::size_t i = 0; i < sorted.size(); ++i) {
+    auto& [code, nodes] = sorted[i];
+    if (i + 1 < k_max_groups || sorted.size() == k_max_groups) {
+      std::string sentence(policy::info(nodes.front()->code.code).sentence);
+      cols.push_back({nullptr, code, std::move(nodes), false, std::move(sentence)});
+      continue;
+    }
+    // The smallest groups as one.
+    Column rest_group{nullptr, "other verdicts", {}, false, "", true};
+    std::vector<std::string> codes;
+    for (std::size_t j = i; j < sorted.size(); ++j) {
+      codes.push_back(fmt::format("{} ({})", sorted[j].first, sorted[j].second.size()));
+      rest_group.group.insert(rest_group.group.end(), sorted[j].second.begin(),
+                              sorted[j].second.end());
+    }
+    rest_group.sentence = fmt::format("{}", fmt::join(codes, ", "));
+    cols.push_back(std::move(rest_group));
+    break;
   }
   return cols;
 }
@@ -281,28 +325,34 @@ void draw_node(std::ostream& out, const model::Snapshot& snap, const policy::Dec
   out << fmt::format("<text x=\"{}\" y=\"{}\">{}</text>", x, ly + 15,
                      esc(shorten(split ? verdict.substr(0, colon + 1) : verdict, 21)));
   if (split) {
-    out << fmt::format("<text x=\"{}\" y=\"{}\">{}</text>", x + 8, ly + 29,
-                       esc(shorten(verdict.substr(colon + 1), 20)));
+    out << fmt::format("<text x=\"{}\" y=\"{}\" class=\"small\">{}</text>", x + 6, ly + 29,
+                       esc(shorten(verdict.substr(colon + 1), 23)));
   }
   out << "</g>\n";
 }
 
 void draw_group(std::ostream& out, const Column& c, int x) {
   const policy::NodeVerdict& first = *c.group.front();
-  const std::string_view sentence = policy::info(first.code.code).sentence;
   out << fmt::format("<g><title>{} nodes: {} \u2014 e.g. {}: {}</title>", c.group.size(),
-                     esc(c.node), esc(first.node), esc(first.detail));
+                     esc(c.merged ? c.sentence : c.node), esc(first.node), esc(first.detail));
   out << fmt::format("<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" class=\"group\"/>", x,
                      k_top, k_group_width, k_stack_height);
   int y = k_top + 22;
-  out << fmt::format("<text x=\"{}\" y=\"{}\" class=\"head\">{} nodes alike:</text>", x + 8, y,
-                     c.group.size());
-  for (const std::string& line : wrap(c.node, 26, 2)) {
-    y += 15;
-    out << fmt::format("<text x=\"{}\" y=\"{}\" class=\"head\">{}</text>", x + 8, y, esc(line));
+  out << fmt::format("<text x=\"{}\" y=\"{}\" class=\"head\">{} {}:</text>", x + 8, y,
+                     c.group.size(), c.merged ? "more nodes" : "nodes alike");
+  if (!c.merged) {
+    // A long code breaks after its colon: "node-unresolvable:" over "NodeAffinity".
+    std::string label = c.node;
+    if (const std::size_t colon = label.find(':'); colon != std::string::npos) {
+      label.insert(colon + 1, " ");
+    }
+    for (const std::string& line : wrap(label, 26, 2)) {
+      y += 15;
+      out << fmt::format("<text x=\"{}\" y=\"{}\" class=\"head\">{}</text>", x + 8, y, esc(line));
+    }
   }
   y += 6;
-  for (const std::string& line : wrap(sentence, 30, 9)) {
+  for (const std::string& line : wrap(c.sentence, 30, c.merged ? 11 : 9)) {
     y += 14;
     out << fmt::format("<text x=\"{}\" y=\"{}\" class=\"small\">{}</text>", x + 8, y, esc(line));
   }
@@ -332,10 +382,7 @@ void node_picture(std::ostream& out, const model::Snapshot& snap, const policy::
          "priority</span><span><i style=\"background:#57606a\"></i>system-critical</span>"
          "<span><i style=\"background:#1a7f3733;border:2px dashed #1a7f37\"></i>the preemptor"
          "</span><span>height: the pod's largest request as a share of the node</span></p>\n";
-  out << fmt::format(
-      "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{}\" height=\"{}\" role=\"img\" "
-      "aria-label=\"nodes and their pods\">\n",
-      width, k_top + k_stack_height + k_label_height);
+  out << svg_open(width, k_top + k_stack_height + k_label_height, "nodes and their pods");
   int x = 0;
   for (const Column& c : cols) {
     if (c.group.empty()) {

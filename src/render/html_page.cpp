@@ -33,7 +33,7 @@ td.added { color: #1a7f37; } td.removed { color: #cf222e; text-decoration: line-
 .badge.unschedulable { background: #cf222e; } .badge.none { background: #8c959f; }
 .warn { color: #9a6700; }
 pre { background: #f6f8fa; padding: 10px; overflow-x: auto; }
-svg { display: block; margin: 8px 0; }
+svg { display: block; margin: 8px 0; max-width: 100%; height: auto; }
 svg text { font: 11px system-ui, sans-serif; fill: #1f2328; }
 svg text.small { font-size: 10px; fill: #59636e; }
 svg text.head { font-weight: 600; }
@@ -132,6 +132,13 @@ std::string outcome_badge(std::string_view outcome) {
           ? outcome
           : std::string_view("none");
   return fmt::format("<span class=\"badge {}\">{}</span>", cls, esc(outcome));
+}
+
+std::string svg_open(int width, int height, std::string_view label) {
+  return fmt::format(
+      "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{0}\" height=\"{1}\" "
+      "viewBox=\"0 0 {0} {1}\" role=\"img\" aria-label=\"{2}\">\n",
+      width, height, esc(label));
 }
 
 std::string shorten(std::string_view text, std::size_t max) {

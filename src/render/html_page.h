@@ -30,6 +30,10 @@ void preformatted(std::ostream& out, std::string_view text);
 // "preempt", "fits", "unschedulable" as a coloured badge.
 std::string outcome_badge(std::string_view outcome);
 
+// The opening tag of an inline SVG picture of `width` x `height`, which shrinks to the page's
+// width when wider.
+std::string svg_open(int width, int height, std::string_view label);
+
 // A label shortened to `max` characters with an ellipsis, for tight SVG space.
 std::string shorten(std::string_view text, std::size_t max);
 

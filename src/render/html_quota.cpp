@@ -332,10 +332,7 @@ void quota_bars(std::ostream& out, const policy::Decision& d) {
       << esc(guarantee) << "</span><span><i style=\"border:0;border-left:3px solid #cf222e\"></i>"
       << esc(limit.empty() ? "limit" : limit) << "</span></p>\n";
   const int height = static_cast<int>(bars.size()) * k_row_height + 4;
-  out << fmt::format(
-      "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{}\" height=\"{}\" role=\"img\" "
-      "aria-label=\"quota before and after\">\n",
-      k_label_width + k_bar_width + 120, height);
+  out << svg_open(k_label_width + k_bar_width + 120, height, "quota before and after");
   std::map<std::string, std::int64_t> top;
   for (const Bar& b : bars) {
     top[b.resource] = std::max(top[b.resource], largest(b));

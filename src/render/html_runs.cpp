@@ -30,10 +30,7 @@ void timeline(std::ostream& out, const Cascade& c) {
   out << "<p class=\"legend\"><span><i style=\"background:#1a7f37\"></i>admitted</span>"
          "<span><i style=\"background:#e5534b\"></i>evicted</span><span>under each round: "
          "pending after it</span></p>\n";
-  out << fmt::format(
-      "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{}\" height=\"{}\" role=\"img\" "
-      "aria-label=\"rounds\">\n",
-      width, k_chart_height + 44);
+  out << html::svg_open(width, k_chart_height + 44, "rounds");
   const double unit = static_cast<double>(k_chart_height - 10) / static_cast<double>(top);
   out << fmt::format("<text x=\"0\" y=\"{}\" class=\"small\">round</text>", k_chart_height + 16)
       << fmt::format("<text x=\"0\" y=\"{}\" class=\"small\">pending</text>", k_chart_height + 32);
