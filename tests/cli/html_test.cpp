@@ -150,7 +150,7 @@ TEST_CASE("cascade and diff -o html are pages too", "[cli][html]") {
   CHECK(diff.find("<td class=\"changed\">") != std::string::npos);
 }
 
-TEST_CASE("-o html prints hostile text from the dump as text", "[cli][html]") {
+TEST_CASE("explain -o html prints hostile text from the dump as text", "[cli][html]") {
   const std::string args =
       "explain -f testdata/demo/cluster.yaml -f testdata/cli/html/hostile.yaml "
       "--now 2026-11-22T10:00:00Z ";
@@ -167,7 +167,7 @@ TEST_CASE("-o html prints hostile text from the dump as text", "[cli][html]") {
                   "onerror=alert(1)&gt;&amp;amp;") != std::string::npos);
 }
 
-TEST_CASE("--codes -o html lists the codes on a page", "[cli][html]") {
+TEST_CASE("explain --codes -o html lists the codes on a page", "[cli][html]") {
   const std::string page = html("explain --codes").out;
   check_page(page);
   CHECK(page.find("lost:CRITERION") != std::string::npos);
