@@ -62,12 +62,13 @@ _kpreempt_values() {
         --now) date -u +%Y-%m-%dT%H:%M:%SZ ;;
         -o | --output)
             case $1 in
-                explain) echo "text wide json yaml" ;;
+                explain) echo "text wide json yaml html" ;;
                 lint) echo "text json sarif github junit" ;;
                 check) echo "text json junit" ;;
                 matrix) echo "text json markdown" ;;
-                diff) echo "text json yaml markdown github sarif" ;;
-                cascade | advise) echo "text json yaml" ;;
+                diff) echo "text json yaml markdown github sarif html" ;;
+                cascade) echo "text json yaml html" ;;
+                advise) echo "text json yaml" ;;
                 snapshot) echo "@file" ;;
             esac ;;
     esac

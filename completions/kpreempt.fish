@@ -81,7 +81,7 @@ complete -c kpreempt -n $explain -l policy -x -k -a '(__kpreempt_policies; echo 
 complete -c kpreempt -n $explain -l now -x -a '(date -u +%Y-%m-%dT%H:%M:%SZ)' -d 'evaluation time, RFC 3339'
 complete -c kpreempt -n $explain -l set -x -d 'policy argument KEY=VALUE'
 complete -c kpreempt -n $explain -l upstream -x -k -a '(__kpreempt_upstream)' -d 'upstream release line POLICY=VERSION'
-complete -c kpreempt -n $explain -s o -l output -x -a 'text wide json yaml' -d 'output format'
+complete -c kpreempt -n $explain -s o -l output -x -a 'text wide json yaml html' -d 'output format'
 complete -c kpreempt -n $explain -l color -x -a 'auto always never' -d 'colour the output'
 complete -c kpreempt -n $explain -s v -l verbose -d 'note the objects no policy reads'
 complete -c kpreempt -n $explain -l codes -d 'list every reason code with its meaning'
@@ -129,7 +129,7 @@ complete -c kpreempt -n $diff -l policy -x -k -a '(__kpreempt_policies)' -d 'pol
 complete -c kpreempt -n $diff -l now -x -a '(date -u +%Y-%m-%dT%H:%M:%SZ)' -d 'evaluation time, RFC 3339'
 complete -c kpreempt -n $diff -l set -x -d 'policy argument KEY=VALUE'
 complete -c kpreempt -n $diff -l upstream -x -k -a '(__kpreempt_upstream)' -d 'upstream release line POLICY=VERSION'
-complete -c kpreempt -n $diff -s o -l output -x -a 'text json yaml markdown github sarif' -d 'output format'
+complete -c kpreempt -n $diff -s o -l output -x -a 'text json yaml markdown github sarif html' -d 'output format'
 complete -c kpreempt -n $diff -l fail-on -x -a 'any outcome victims new-victims edges lint none' -d 'changes that fail the run'
 
 # cascade
@@ -142,7 +142,7 @@ complete -c kpreempt -n $cascade -l scheduler -x -d 'pods of scheduler NAME deci
 complete -c kpreempt -n $cascade -l now -x -a '(date -u +%Y-%m-%dT%H:%M:%SZ)' -d 'evaluation time, RFC 3339'
 complete -c kpreempt -n $cascade -l set -x -d 'policy argument KEY=VALUE or cascade.backoffLimit=N'
 complete -c kpreempt -n $cascade -l upstream -x -k -a '(__kpreempt_upstream)' -d 'upstream release line POLICY=VERSION'
-complete -c kpreempt -n $cascade -s o -l output -x -a 'text json yaml' -d 'output format'
+complete -c kpreempt -n $cascade -s o -l output -x -a 'text json yaml html' -d 'output format'
 complete -c kpreempt -n $cascade -l fail-on -x -a "loop 'evictions>'" -d 'exit 1 on a loop or more than N evictions'
 
 # advise

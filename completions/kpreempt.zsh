@@ -64,7 +64,7 @@ _kpreempt_explain() {
     '--now=[evaluation time, RFC 3339]:time:' \
     '*--set=[policy argument KEY=VALUE]:KEY=VALUE:' \
     '*--upstream=[upstream release line POLICY=VERSION]:POLICY=VERSION:_kpreempt_upstream' \
-    '(-o --output)'{-o+,--output=}'[output format]:format:(text wide json yaml)' \
+    '(-o --output)'{-o+,--output=}'[output format]:format:(text wide json yaml html)' \
     '--color=[colour the output]:when:(auto always never)' \
     '(-v --verbose)'{-v,--verbose}'[note the objects no policy reads]' \
     '--codes[list every reason code with its meaning]' \
@@ -123,7 +123,7 @@ _kpreempt_diff() {
     '--now=[evaluation time, RFC 3339]:time:' \
     '*--set=[policy argument KEY=VALUE]:KEY=VALUE:' \
     '*--upstream=[upstream release line POLICY=VERSION]:POLICY=VERSION:_kpreempt_upstream' \
-    '(-o --output)'{-o+,--output=}'[output format]:format:(text json yaml markdown github sarif)' \
+    '(-o --output)'{-o+,--output=}'[output format]:format:(text json yaml markdown github sarif html)' \
     '--fail-on=[changes that fail the run]:changes:(any outcome victims new-victims edges lint none)' \
     '*:head configuration:_files'
 }
@@ -143,7 +143,7 @@ _kpreempt_cascade() {
     '--now=[evaluation time, RFC 3339]:time:' \
     '*--set=[policy argument KEY=VALUE or cascade.backoffLimit=N]:KEY=VALUE:' \
     '*--upstream=[upstream release line POLICY=VERSION]:POLICY=VERSION:_kpreempt_upstream' \
-    '(-o --output)'{-o+,--output=}'[output format]:format:(text json yaml)' \
+    '(-o --output)'{-o+,--output=}'[output format]:format:(text json yaml html)' \
     '--fail-on=[exit 1 on a loop or more than N evictions]:condition:(loop evictions\>)'
 }
 

@@ -129,7 +129,7 @@ std::vector<std::string> policy_sets(const CascadeOptions& o, const policy::Entr
 int run_cascade(const CascadeOptions& o, const Streams& io) {
   const auto format = render::parse_format(o.output);
   if (!format || *format == render::Format::wide) {
-    throw UsageError("-o must be text, json or yaml");
+    throw UsageError("-o must be text, json, yaml or html");
   }
   if (o.rounds == 0) {
     throw UsageError("--rounds must be at least 1");
@@ -189,7 +189,7 @@ void add_cascade(CLI::App& app, const Streams& io, int& exit_code) {
   cmd->add_option("--set", o->sets,
                   "policy argument KEY=VALUE, or cascade.backoffLimit=N (repeatable)");
   add_upstream_option(*cmd, o->upstream);
-  cmd->add_option("-o,--output", o->output, "text, json or yaml")->capture_default_str();
+  cmd->add_option("-o,--output", o->output, "text, json, yaml or html")->capture_default_str();
   cmd->add_option("--fail-on", o->fail_on,
                   "exit 1 when: loop (a state repeats), evictions>N (more than N evictions)")
       ->delimiter(',');

@@ -107,7 +107,7 @@ bool fails(const DiffOptions& o, const render::Diff& d) {
 int run_diff(DiffOptions& o, const Streams& io) {
   const auto format = render::parse_diff_format(o.explain.output);
   if (!format) {
-    throw UsageError("-o must be text, json, yaml, markdown, github or sarif");
+    throw UsageError("-o must be text, json, yaml, markdown, github, sarif or html");
   }
   for (const std::string& f : o.fail_on) {
     if (f != "any" && f != "none" && f != "outcome" && f != "victims" && f != "new-victims" &&
@@ -204,7 +204,8 @@ void add_diff(CLI::App& app, const Streams& io, int& exit_code) {
   cmd->add_option("--now", o->explain.now, "the time to decide at (RFC 3339; default: now)");
   cmd->add_option("--set", o->explain.sets, "policy argument KEY=VALUE (repeatable)");
   add_upstream_option(*cmd, o->explain.upstream);
-  cmd->add_option("-o,--output", o->explain.output, "text, json, yaml, markdown, github or sarif")
+  cmd->add_option("-o,--output", o->explain.output,
+                  "text, json, yaml, markdown, github, sarif or html")
       ->capture_default_str();
   cmd->add_option("--fail-on", o->fail_on,
                   "exit 1 on these changes: outcome, victims, new-victims, edges, lint, any "

@@ -368,8 +368,8 @@ void add_explain(CLI::App& app, const Streams& io, int& exit_code) {
                   "policy argument KEY=VALUE, e.g. "
                   "DefaultPreemption.minCandidateNodesPercentage=20 (repeatable)");
   add_upstream_option(*cmd, o->upstream);
-  cmd->add_option("-o,--output", o->output, "text, wide, json or yaml")
-      ->check(CLI::IsMember({"text", "wide", "json", "yaml"}));
+  cmd->add_option("-o,--output", o->output, "text, wide, json, yaml or html")
+      ->check(CLI::IsMember({"text", "wide", "json", "yaml", "html"}));
   cmd->add_option("--color", o->color, "auto, always or never (NO_COLOR is honoured)")
       ->check(CLI::IsMember({"auto", "always", "never"}));
   cmd->add_flag("--codes", o->codes,

@@ -6,12 +6,15 @@
 #include "render/structured.h"
 #include "render/table.h"
 
+#include "kpreempt/render/html.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <array>
 #include <map>
 #include <ostream>
+#include <sstream>
 
 namespace kpreempt::render {
 namespace {
@@ -180,6 +183,18 @@ void render_batch(Format format, const model::Snapshot& snap, const std::vector<
                   std::size_t skipped, std::ostream& out, const Sequence* seq) {
   if (format == Format::text || format == Format::wide) {
     print_table(snap, all, format == Format::wide, skipped, seq, out);
+    return;
+  }
+  if (format == Format::html) {
+    // The totals and the sequence as the text words them, under the page's own table.
+    std::ostringstream totals;
+    totals << totals_line(all, skipped, seq != nullptr) << '\n';
+    print_line_sources(all, totals);
+    if (seq != nullptr) {
+      totals << '\n';
+      print_sequence_summary(snap, all, *seq, false, totals);
+    }
+    render_batch_html(snap, all, totals.str(), out);
     return;
   }
   Json list = explanation_list(snap, all);

@@ -5,6 +5,8 @@
 
 #include "render/structured.h"
 
+#include "kpreempt/render/html.h"
+
 #include <fmt/format.h>
 
 #include <ostream>
@@ -123,6 +125,10 @@ void render_text(const Cascade& c, std::ostream& out) {
 void render_cascade(Format format, const Cascade& c, std::ostream& out) {
   if (format == Format::json || format == Format::yaml) {
     print_structured(to_json(c), format == Format::yaml, out);
+    return;
+  }
+  if (format == Format::html) {
+    render_cascade_html(c, out);
     return;
   }
   render_text(c, out);

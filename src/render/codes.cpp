@@ -5,9 +5,11 @@
 #include "render/structured.h"
 #include "render/table.h"
 
+#include "kpreempt/render/html.h"
 #include "kpreempt/render/render.h"
 
 #include <ostream>
+#include <sstream>
 
 namespace kpreempt::render {
 namespace {
@@ -66,6 +68,12 @@ nlohmann::ordered_json codes_json() {
 void render_codes(Format format, std::ostream& out) {
   if (format == Format::json || format == Format::yaml) {
     print_structured(codes_json(), format == Format::yaml, out);
+    return;
+  }
+  if (format == Format::html) {
+    std::ostringstream text;
+    render_codes(Format::text, text);
+    render_text_html("kpreempt reason codes", text.str(), out);
     return;
   }
   Table codes({"CODE", "MEANING"});

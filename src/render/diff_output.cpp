@@ -4,6 +4,7 @@
 
 #include "kpreempt/render/ci_formats.h"
 #include "kpreempt/render/diff.h"
+#include "kpreempt/render/html.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -315,7 +316,8 @@ std::optional<DiffFormat> parse_diff_format(std::string_view name) {
   static constexpr std::pair<std::string_view, DiffFormat> k_formats[] = {
       {"text", DiffFormat::text},     {"json", DiffFormat::json},
       {"yaml", DiffFormat::yaml},     {"markdown", DiffFormat::markdown},
-      {"github", DiffFormat::github}, {"sarif", DiffFormat::sarif}};
+      {"github", DiffFormat::github}, {"sarif", DiffFormat::sarif},
+      {"html", DiffFormat::html}};
   for (const auto& [n, f] : k_formats) {
     if (n == name) {
       return f;
@@ -365,6 +367,9 @@ void render_diff(DiffFormat format, const Diff& diff, std::ostream& out) {
       break;
     case DiffFormat::github:
       render_github(diff, out);
+      break;
+    case DiffFormat::html:
+      render_diff_html(diff, out);
       break;
   }
 }

@@ -4,6 +4,8 @@
 
 #include "render/structured.h"
 
+#include "kpreempt/render/html.h"
+
 #include <fmt/format.h>
 
 namespace kpreempt::render {
@@ -30,6 +32,9 @@ std::optional<Format> parse_format(std::string_view name) {
   if (name == "yaml") {
     return Format::yaml;
   }
+  if (name == "html") {
+    return Format::html;
+  }
   return std::nullopt;
 }
 
@@ -45,6 +50,9 @@ void render(Format format, const model::Snapshot& snap, const std::vector<Explan
     case Format::text:
     case Format::wide:
       render_text(snap, all, format == Format::wide, style, out);
+      return;
+    case Format::html:
+      render_html(snap, all, out);
       return;
   }
 }

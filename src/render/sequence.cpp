@@ -7,9 +7,12 @@
 #include "render/structured.h"
 #include "render/table.h"
 
+#include "kpreempt/render/html.h"
+
 #include <fmt/format.h>
 
 #include <ostream>
+#include <sstream>
 
 namespace kpreempt::render {
 namespace {
@@ -206,6 +209,12 @@ void render_sequence(Format format, const model::Snapshot& snap,
     print_sequence_summary(snap, all, seq, true, out);
     out << '\n';
     render_text(snap, all, format == Format::wide, style, out);
+    return;
+  }
+  if (format == Format::html) {
+    std::ostringstream summary;
+    print_sequence_summary(snap, all, seq, true, summary);
+    render_html(snap, all, out, summary.str());
     return;
   }
   Json list = explanation_list(snap, all);

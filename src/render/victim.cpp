@@ -7,6 +7,7 @@
 #include "render/table.h"
 
 #include "kpreempt/diag.h"
+#include "kpreempt/render/html.h"
 
 #include <fmt/format.h>
 
@@ -546,6 +547,12 @@ void render_victim_report(Format format, const model::Snapshot& snap, const Vict
                           std::ostream& out) {
   if (format == Format::json || format == Format::yaml) {
     print_structured(report_json(snap, r), format == Format::yaml, out);
+    return;
+  }
+  if (format == Format::html) {
+    std::ostringstream text;
+    render_victim_report(Format::wide, snap, r, text);
+    render_text_html("kpreempt explain --victim", text.str(), out);
     return;
   }
   print_header(snap, r, out);

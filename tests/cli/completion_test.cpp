@@ -264,7 +264,8 @@ TEST_CASE("bash completes subcommands, options and their values", "[completion]"
   CHECK(bash_complete({"kpreempt", "explain", "--policy", ""}) == explain_policies);
   CHECK(bash_complete({"kpreempt", "explain", "--policy", "=", "ku"}) == V{"kueue"});
   CHECK(bash_complete({"kpreempt", "lint", "--policy", ""}) == k_policies);
-  CHECK(bash_complete({"kpreempt", "explain", "-o", ""}) == V{"text", "wide", "json", "yaml"});
+  CHECK(bash_complete({"kpreempt", "explain", "-o", ""}) ==
+        V{"text", "wide", "json", "yaml", "html"});
   CHECK(bash_complete({"kpreempt", "lint", "-o", ""}) ==
         V{"text", "json", "sarif", "github", "junit"});
   CHECK(bash_complete({"kpreempt", "check", "--output", ""}) == V{"text", "json", "junit"});

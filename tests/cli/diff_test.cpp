@@ -188,7 +188,7 @@ TEST_CASE("diff: usage errors exit 2", "[diff]") {
   const std::string d = "diff -f testdata/diff/kueue-quota/cluster.yaml ";
   CHECK(kpreempt::test::run_binary(d + "--head testdata/diff/kueue-quota/head", false).code == 2);
   CHECK(kpreempt::test::run_binary(d + "--base testdata/diff/kueue-quota/base", false).code == 2);
-  CHECK(kpreempt::test::run_binary(d + "--base x --head y -o html", false).code == 2);
+  CHECK(kpreempt::test::run_binary(d + "--base x --head y -o pdf", false).code == 2);
   CHECK(kpreempt::test::run_binary("diff -f - --base testdata/diff/kueue-quota/base --head "
                                    "testdata/diff/kueue-quota/head < /dev/null",
                                    false)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // `kpreempt diff`: what a configuration change does to preemption, as data and in each
-// output format (text, json, yaml, markdown, github, sarif).
+// output format (text, json, yaml, markdown, github, sarif, html).
 #pragma once
 
 #include "kpreempt/diag.h"
@@ -80,7 +80,7 @@ void compare_decisions(const model::Snapshot& base_snap, const std::vector<Expla
 // `kpreempt matrix` cells of every policy that judges by class.
 void compare_edges(const model::Snapshot& base_snap, const model::Snapshot& head_snap, Diff& diff);
 
-enum class DiffFormat : std::uint8_t { text, json, yaml, markdown, github, sarif };
+enum class DiffFormat : std::uint8_t { text, json, yaml, markdown, github, sarif, html };
 std::optional<DiffFormat> parse_diff_format(std::string_view name);
 
 // "3 of 12 preemptors change: 1 outcome, 5 victims added, ...".

@@ -14,7 +14,8 @@
 
 namespace kpreempt::render {
 
-enum class Format { text, wide, json, yaml };
+// html: one self-contained page that pictures the decision (render/html.h).
+enum class Format { text, wide, json, yaml, html };
 std::optional<Format> parse_format(std::string_view name);
 
 // A preemptor as tables and progress lines name it: "ns/name" for a pod, "Workload ns/name"
