@@ -177,7 +177,7 @@ void visit(A& a, ClusterQueue& v) {
                        v.namespace_selector_valid, v.queueing_strategy, v.when_can_borrow,
                        v.when_can_preempt, v.fungibility_preference, v.within_cluster_queue,
                        v.reclaim_within_cohort, v.borrow_within_cohort, v.max_priority_threshold,
-                       v.stop_policy, v.fair_sharing, v.loc);
+                       v.stop_policy, v.fair_sharing, v.fair_weight, v.loc);
 }
 template <class A>
 void visit(A& a, LocalQueue& v) {
@@ -198,7 +198,7 @@ void visit(A& a, KueueNamespace& v) {
 }
 template <class A>
 void visit(A& a, KueueCohort& v) {
-  fields<KueueCohort>(a, v.name, v.parent, v.resource_groups, v.fair_sharing, v.loc);
+  fields<KueueCohort>(a, v.name, v.parent, v.resource_groups, v.fair_sharing, v.fair_weight, v.loc);
 }
 template <class A>
 void visit(A& a, KueueContainer& v) {
@@ -246,10 +246,15 @@ void visit(A& a, TrainJob& v) {
                    v.limits_per_node, v.patches);
 }
 template <class A>
+void visit(A& a, KueueConfiguration& v) {
+  fields<KueueConfiguration>(a, v.api_version, v.source, v.fair_sharing, v.preemption_strategies,
+                             v.loc);
+}
+template <class A>
 void visit(A& a, KueueObjects& v) {
   fields<KueueObjects>(a, v.workloads, v.cluster_queues, v.local_queues, v.flavors,
                        v.priority_classes, v.namespaces, v.cohorts, v.training_runtimes,
-                       v.train_jobs);
+                       v.train_jobs, v.config);
 }
 
 // yunikorn.h

@@ -65,6 +65,18 @@ void decode_scheduler_config(const Field& root, DecodeContext& ctx);
 bool decode_scheduler_config_map(const Field& root, const std::string& ns, const std::string& name,
                                  DecodeContext& ctx);
 
+// A Kueue Configuration (config.kueue.x-k8s.io v1beta1, v1beta2): what the kueue policy reads
+// of it, fair sharing (decode_kueue_config.cpp).
+void decode_kueue_config(const Field& root, DecodeContext& ctx);
+// ConfigMap kueue-system/kueue-manager-config: the Configuration in its data; false for any
+// other ConfigMap.
+bool decode_kueue_config_map(const Field& root, const std::string& ns, const std::string& name,
+                             DecodeContext& ctx);
+// Reads the YAML or JSON documents held in one ConfigMap data value into a snapshot part of
+// their own; their messages name `what` and point at the lines of the dump.
+model::SnapshotBuilder read_embedded(const Field& value, const std::string& what,
+                                     DecodeContext& ctx);
+
 // Kueue kinds, Namespaces and Kueue-managed Jobs (decode_kueue.cpp dispatches on kind).
 void decode_kueue(const Field& root, DecodeContext& ctx);
 // The Kueue job integrations (decode_kueue_jobs.cpp): JobSet, the Kubeflow training jobs,

@@ -63,6 +63,19 @@ void add_admission_checks(const Field& spec, const model::ClusterQueue& cq, Deco
   }
 }
 
+// spec.fairSharing.weight, which the API server keeps non-negative.
+std::optional<model::Quantity> fair_weight(const Field& fair_sharing) {
+  Field w = fair_sharing["weight"];
+  if (!w.present() || w.is_null()) {
+    return std::nullopt;
+  }
+  model::Quantity q = w.quantity();
+  if (q < model::Quantity{}) {
+    w.fail("a fair sharing weight cannot be negative");
+  }
+  return q;
+}
+
 void decode_cluster_queue(const Field& root, DecodeContext& ctx) {
   model::ClusterQueue cq;
   cq.name = object_name(root);
@@ -85,6 +98,7 @@ void decode_cluster_queue(const Field& root, DecodeContext& ctx) {
   decode_preemption(spec["preemption"], cq);
   cq.stop_policy = spec["stopPolicy"].str("None");
   cq.fair_sharing = spec["fairSharing"].present();
+  cq.fair_weight = fair_weight(spec["fairSharing"]);
   cq.loc = root.loc();
   add_admission_checks(spec, cq, ctx);
   ctx.out.kueue().cluster_queues.push_back(std::move(cq));
@@ -137,6 +151,7 @@ void decode_cohort(const Field& root, DecodeContext& ctx) {
   spec["resourceGroups"].each_item(
       [&](const Field& g) { c.resource_groups.push_back(decode_resource_group(g)); });
   c.fair_sharing = spec["fairSharing"].present();
+  c.fair_weight = fair_weight(spec["fairSharing"]);
   c.loc = root.loc();
   ctx.out.kueue().cohorts.push_back(std::move(c));
 }

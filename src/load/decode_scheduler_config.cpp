@@ -87,9 +87,18 @@ bool holds_scheduler_config(std::string_view text) {
          text.find("kind") != std::string_view::npos;
 }
 
-// Reads the configuration held in one data value; its messages name the ConfigMap and key
-// and point at the line of the dump.
 void decode_embedded(const Field& value, const std::string& what, DecodeContext& ctx) {
+  model::SnapshotBuilder part = read_embedded(value, what, ctx);
+  model::SchedulerConfig& found = part.scheduler_config();
+  if (!found.loc.file.empty()) {
+    keep(std::move(found), ctx);
+  }
+}
+
+}  // namespace
+
+model::SnapshotBuilder read_embedded(const Field& value, const std::string& what,
+                                     DecodeContext& ctx) {
   const std::string text = value.str();
   const QueuesYamlOrigin o = origin_of(value, text, what);
   model::SnapshotBuilder part;
@@ -110,13 +119,8 @@ void decode_embedded(const Field& value, const std::string& what, DecodeContext&
     d.message = what + ": " + d.message;
     ctx.diags.push_back(std::move(d));
   }
-  model::SchedulerConfig& found = part.scheduler_config();
-  if (!found.loc.file.empty()) {
-    keep(std::move(found), ctx);
-  }
+  return part;
 }
-
-}  // namespace
 
 bool decode_scheduler_config_map(const Field& root, const std::string& ns, const std::string& name,
                                  DecodeContext& ctx) {

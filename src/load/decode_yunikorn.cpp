@@ -87,7 +87,8 @@ void decode_config_map(const Field& root, DecodeContext& ctx) {
   const std::string ns = object_namespace(root);
   const std::string name = object_name(root);
   if (ns != k_namespace || (name != k_configs && name != k_defaults)) {
-    if (!decode_scheduler_config_map(root, ns, name, ctx)) {
+    if (!decode_kueue_config_map(root, ns, name, ctx) &&
+        !decode_scheduler_config_map(root, ns, name, ctx)) {
       ctx.out.count_skipped("ConfigMap");  // some other ConfigMap: not read
     }
     return;

@@ -18,6 +18,7 @@ constexpr std::array k_kinds{
     KindEntry{"policy", "PodDisruptionBudget", true, decode_pdb},
     KindEntry{"kubescheduler.config.k8s.io", "KubeSchedulerConfiguration", false,
               decode_scheduler_config},
+    KindEntry{"config.kueue.x-k8s.io", "Configuration", false, decode_kueue_config},
     KindEntry{"kueue.x-k8s.io", "ClusterQueue", false, decode_kueue},
     KindEntry{"kueue.x-k8s.io", "LocalQueue", true, decode_kueue},
     KindEntry{"kueue.x-k8s.io", "ResourceFlavor", false, decode_kueue},
@@ -53,7 +54,7 @@ constexpr std::array k_kinds{
     KindEntry{"apps", "ReplicaSet", true, decode_controller},
     KindEntry{"apps", "StatefulSet", true, decode_controller},
     KindEntry{"apps", "DaemonSet", true, decode_daemon_set},
-    KindEntry{"", "ConfigMap", true, decode_config_map},  // yunikorn-configs only
+    KindEntry{"", "ConfigMap", true, decode_config_map},  // yunikorn, kueue, scheduler
     KindEntry{"scheduling.sigs.k8s.io", "ElasticQuota", true, decode_koordinator},
     KindEntry{"scheduling.sigs.k8s.io", "PodGroup", true, decode_koordinator},
     KindEntry{"scheduling.x-k8s.io", "ElasticQuota", true, decode_elastic_quota},

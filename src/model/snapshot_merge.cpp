@@ -100,6 +100,9 @@ void SnapshotBuilder::append(SnapshotBuilder&& later) {
   append_all(k.cohorts, from.m_kueue.cohorts);
   append_all(k.training_runtimes, from.m_kueue.training_runtimes);
   append_all(k.train_jobs, from.m_kueue.train_jobs);
+  if (from.m_kueue.config) {
+    k.config = std::move(from.m_kueue.config);
+  }
   if (from.m_yunikorn.configs) {
     to.m_yunikorn.configs = std::move(from.m_yunikorn.configs);
   }
@@ -156,6 +159,9 @@ void SnapshotBuilder::shift_lines(const std::string& file, std::uint32_t delta) 
   shift.each(s.m_kueue.training_runtimes);
   for (TrainJob& tj : s.m_kueue.train_jobs) {
     shift(tj.workload.loc);
+  }
+  if (s.m_kueue.config) {
+    shift(s.m_kueue.config->loc);
   }
   shift.yunikorn(s.m_yunikorn.configs);
   shift.yunikorn(s.m_yunikorn.defaults);

@@ -333,6 +333,26 @@ constexpr CodeInfo k_codes[] = {
     {Code::no_pending_ask, "no-pending-ask", SubjectKind::none,
      "YuniKorn v1.8 checks a queue for quota preemption only in a scheduling cycle with a "
      "pending request at or below it, and the dump shows none."},
+    {Code::fair_sharing, "fair-sharing", SubjectKind::none,
+     "Fair sharing is on in the Kueue Configuration: dominant resource shares and the "
+     "preemption strategies choose the victims, not the classical search."},
+    {Code::in_cohort_fair_sharing, "InCohortFairSharing", SubjectKind::none,
+     "Upstream reason: preempted by fair sharing within the cohort."},
+    {Code::fair_share_final, "fair-share-final", SubjectKind::none,
+     "LessThanOrEqualToFinalShare: the preemptor's share with its workload is no higher than "
+     "the candidate's share once the candidate is gone."},
+    {Code::fair_share_initial, "fair-share-initial", SubjectKind::none,
+     "LessThanInitialShare: the preemptor's share with its workload is below the candidate's "
+     "share before any removal."},
+    {Code::fair_within_nominal, "fair-within-nominal", SubjectKind::none,
+     "The preemptor's queue stays within its nominal quota with the workload, so it reclaims "
+     "without a share comparison (FairSharingPreemptWithinNominal)."},
+    {Code::fair_share_above_final, "fair-share-above-final", SubjectKind::none,
+     "LessThanOrEqualToFinalShare refused it: the preemptor's share with its workload would be "
+     "higher than the candidate's share once the candidate is gone."},
+    {Code::fair_share_not_below_initial, "fair-share-not-below-initial", SubjectKind::none,
+     "LessThanInitialShare refused it: the preemptor's share with its workload is not below the "
+     "candidate's share."},
 };
 
 constexpr CriterionInfo k_criteria[] = {

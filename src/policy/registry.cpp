@@ -33,6 +33,9 @@ constexpr std::array<std::string_view, 7> k_koordinator_keys{
     "ElasticQuota.defaultQuotaGroupMax.*", "ElasticQuota.systemQuotaGroupMax.*",
     "Coscheduling.enablePreemption"};
 constexpr std::array<std::string_view, 1> k_yunikorn_keys{"YuniKorn.quotaPreemption"};
+// The Kueue Configuration's own field paths (kueue/fair_config.cpp).
+constexpr std::array<std::string_view, 2> k_kueue_keys{"fairSharing.enable",
+                                                       "fairSharing.preemptionStrategies"};
 constexpr std::span<const std::string_view> k_no_keys;
 
 // The release lines each policy models, oldest first: the last is the default.
@@ -76,7 +79,7 @@ constexpr std::array k_policies{
           k_koordinator_keys, &k_quota_class_rules, Scheduler::koordinator, k_no_gates,
           Image::koordinator},
     Entry{"kueue", "Kueue classical workload preemption (ClusterQueue and cohort quota)",
-          k_kueue_lines, "Kueue", decide_kueue, kueue_applies, true, k_no_keys,
+          k_kueue_lines, "Kueue", decide_kueue, kueue_applies, true, k_kueue_keys,
           &k_quota_class_rules, Scheduler::kueue, k_no_gates, Image::kueue},
     Entry{"yunikorn", "Apache YuniKorn queue-guarantee preemption (the seven laws)",
           k_yunikorn_lines, "YuniKorn", decide_yunikorn, yunikorn_applies, false, k_yunikorn_keys,

@@ -207,7 +207,7 @@ TEST_CASE("fair sharing settings produce a warning", "[policy][kueue]") {
   Run r = decide(dump);
   CHECK(r.d.outcome == Outcome::fits);
   REQUIRE(r.d.warnings.size() == 1);
-  CHECK_THAT(r.d.warnings[0], Catch::Contains("not modelled"));
+  CHECK_THAT(r.d.warnings[0], Catch::Contains("fair sharing is off"));
 }
 
 TEST_CASE("a queue-labelled pod is explained as a one-pod workload", "[policy][kueue]") {

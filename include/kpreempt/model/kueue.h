@@ -55,7 +55,10 @@ struct ClusterQueue {
   std::string borrow_within_cohort = "Never";   // Never | LowerPriority
   std::optional<std::int32_t> max_priority_threshold;
   std::string stop_policy = "None";
-  bool fair_sharing = false;  // spec.fairSharing present (not modelled)
+  bool fair_sharing = false;  // spec.fairSharing present
+  // spec.fairSharing.weight; unset: 1. Used only when the Kueue Configuration turns fair
+  // sharing on.
+  std::optional<Quantity> fair_weight;
   SourceLoc loc;
 };
 
@@ -94,7 +97,21 @@ struct KueueCohort {
   std::string name;
   std::string parent;  // spec.parentName (v1alpha1: spec.parent); empty: a root
   std::vector<KueueResourceGroup> resource_groups;
-  bool fair_sharing = false;  // spec.fairSharing present (not modelled)
+  bool fair_sharing = false;            // spec.fairSharing present
+  std::optional<Quantity> fair_weight;  // spec.fairSharing.weight; unset: 1
+  SourceLoc loc;
+};
+
+// What the kueue policy reads of Kueue's own Configuration (config.kueue.x-k8s.io, kind
+// Configuration), usually kept in ConfigMap kueue-system/kueue-manager-config.
+struct KueueConfiguration {
+  std::string api_version;  // config.kueue.x-k8s.io/v1beta1 or v1beta2
+  std::string source;       // "ConfigMap kueue-system/kueue-manager-config", "Configuration"
+  // Fair sharing as the controller reads it: v1beta1 fairSharing.enable, v1beta2 the presence
+  // of the fairSharing block.
+  bool fair_sharing = false;
+  // fairSharing.preemptionStrategies after upstream's defaulting (v1beta1: both when unset).
+  std::vector<std::string> preemption_strategies;
   SourceLoc loc;
 };
 
@@ -212,7 +229,8 @@ struct KueueObjects {
   std::vector<KueueNamespace> namespaces;
   std::vector<KueueCohort> cohorts;
   std::vector<TrainingRuntime> training_runtimes;
-  std::vector<TrainJob> train_jobs;  // empty once the snapshot is built
+  std::vector<TrainJob> train_jobs;          // empty once the snapshot is built
+  std::optional<KueueConfiguration> config;  // the last one read
 };
 
 std::optional<std::uint32_t> find_workload(const KueueObjects& k, std::string_view ns,

@@ -173,6 +173,13 @@ enum class Code : std::uint8_t {
   larger_than_excess,
   would_fire_if_reduced,
   no_pending_ask,
+  fair_sharing,
+  in_cohort_fair_sharing,
+  fair_share_final,
+  fair_share_initial,
+  fair_within_nominal,
+  fair_share_above_final,
+  fair_share_not_below_initial,
 };
 
 // What a code is about; printed after the code's name and a colon.

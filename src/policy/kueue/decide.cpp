@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // The kueue policy: one scheduling attempt of Kueue v0.14.8 for one pending workload
 // (kubernetes-sigs/kueue pkg/scheduler/scheduler.go nominate → flavorassigner.Assign →
-// preemption.GetTargets), classical preemption with fair sharing off.
+// preemption.GetTargets): classical preemption, or fair sharing when the Configuration or
+// --set turns it on.
 #include "policy/kueue/internal.h"
 #include "policy/kueue/report.h"
 
@@ -16,9 +17,8 @@ namespace {
 
 using namespace kueue;
 
-// Fair sharing weights matter only when the Kueue Configuration turns fair sharing on, which
-// the dump cannot show; the search modelled is the classical one.
-void scope_warnings(const model::KueueObjects& k, Decision& d) {
+// Fair sharing weights matter only when the Kueue Configuration turns fair sharing on.
+void scope_warnings(const model::KueueObjects& k, bool fair_on, Decision& d) {
   std::vector<std::string> fair;
   for (const auto& cq : k.cluster_queues) {
     if (cq.fair_sharing) {
@@ -30,12 +30,13 @@ void scope_warnings(const model::KueueObjects& k, Decision& d) {
       fair.push_back("Cohort " + c.name);
     }
   }
-  if (!fair.empty()) {
+  if (!fair.empty() && !fair_on) {
     std::size_t more = fair.size() > 3 ? fair.size() - 3 : 0;
     fair.resize(std::min<std::size_t>(fair.size(), 3));
     d.warnings.push_back(fmt::format(
-        "{}{} set{} fairSharing; fair sharing (on when the Kueue Configuration enables it) is "
-        "not modelled, the result assumes classical preemption",
+        "{}{} set{} fairSharing; fair sharing is off (no Kueue Configuration in the input "
+        "enables it; --set fairSharing.enable=true turns it on), the result is classical "
+        "preemption",
         fmt::join(fair, ", "), more > 0 ? fmt::format(" and {} more", more) : "",
         fair.size() + more == 1 ? "s" : ""));
   }
@@ -72,6 +73,8 @@ void preemption_outcome(const Search& s, Decision& d) {
   if (s.targets.empty()) {
     bool any_candidate = std::any_of(s.verdicts.begin(), s.verdicts.end(), [](const Verdict& v) {
       return v.code == Code::insufficient_candidates || v.code == Code::not_needed ||
+             v.code == Code::fair_share_above_final ||
+             v.code == Code::fair_share_not_below_initial ||
              v.code == Code::reclaim_requires_no_borrowing || v.code == Code::cq_below_nominal ||
              v.code == Code::cohort_below_nominal || v.code == Code::above_max_priority_threshold;
     });
@@ -123,7 +126,9 @@ Rules rules_for(ReleaseLine line) {
           .own_label_keys = false,
           .fungibility_preference = false,
           .no_candidates_last = false,
-          .workload_slices = false};
+          .workload_slices = false,
+          .fair_within_nominal = false,
+          .fair_prune_not_borrowing = false};
 }
 
 }  // namespace kueue
@@ -132,13 +137,14 @@ Decision decide_kueue(const Input& in) {
   Decision d;
   d.policy = "kueue";
   const model::KueueObjects& k = in.snapshot.kueue();
-  scope_warnings(k, d);
+  FairConfig fair = fair_config(in, k, d);
+  scope_warnings(k, fair.on, d);
   QuotaModel quota(k);
   std::optional<Preemptor> p = resolve_preemptor(in, quota, d);
   if (!p) {
     return d;
   }
-  Context ctx{in, k, quota, std::move(*p), rules_for(in.line)};
+  Context ctx{in, k, quota, std::move(*p), rules_for(in.line), std::move(fair)};
   queue_warnings(quota.cq(ctx.p.cq), d);
   bind_replaced_slice(ctx);
   Attempt t = attempt(ctx);
@@ -151,6 +157,9 @@ Decision decide_kueue(const Input& in) {
     t = std::move(reduced->at);
   }
   outcome(t, d);
+  if (ctx.fair.on) {
+    d.reasons.push_back(Code::fair_sharing);
+  }
   Report r{ctx, t.a, t.s, t.searched, borrows_after(ctx, t.a, t.s.targets)};
   write_report(r, d);
   if (reduced) {

@@ -198,7 +198,10 @@ QuotaFit fits_quota(Context& ctx, const FR& fr, std::int64_t val) {
     return {{PMode::fit, subtree.level}, std::nullopt, ""};
   }
   const model::ClusterQueue& cq = ctx.quota.cq(q);
-  bool bwc = cq.borrow_within_cohort != "Never" && !cq.borrow_within_cohort.empty();
+  // canPreemptWhileBorrowing: borrowWithinCohort, or fair sharing with reclaimWithinCohort.
+  bool bwc =
+      (cq.borrow_within_cohort != "Never" && !cq.borrow_within_cohort.empty()) ||
+      (ctx.fair.on && cq.reclaim_within_cohort != "Never" && !cq.reclaim_within_cohort.empty());
   // Above nominal the queue may still reclaim when a cohort below the root could hold the
   // request: what that subtree lent to the rest of the tree is its to take back
   // (mayReclaimInHierarchy).

@@ -4,6 +4,7 @@
 // (pkg/scheduler/preemption/preemption.go, classical/), all of Kueue v0.14.8.
 #pragma once
 
+#include "policy/kueue/fair_sharing.h"
 #include "policy/kueue/quota.h"
 
 #include "kpreempt/model/kueue.h"
@@ -41,8 +42,29 @@ struct Rules {
   bool fungibility_preference = true;  // v0.15 flavorFungibility.preference (fixed in v0.16.2)
   bool no_candidates_last = true;      // v0.19.1 #13896: no candidates ranks below viable
   bool workload_slices = true;         // v0.18 ElasticJobsViaWorkloadSlices on by default
+  // FairSharingPreemptWithinNominal (on from v0.15.6, v0.16.3, v0.17.0): a preemptor queue
+  // within nominal takes other queues' candidates without a strategy check.
+  bool fair_within_nominal = true;
+  // v0.17.0: the fair-sharing ordering prunes nodes that do not borrow (DRS.IsBorrowing)
+  // rather than nodes whose share is zero (DRS.IsZero).
+  bool fair_prune_not_borrowing = true;
 };
 Rules rules_for(ReleaseLine line);
+
+enum class Strategy { final_share, initial_share };
+std::string_view to_string(Strategy s);  // LessThanOrEqualToFinalShare, LessThanInitialShare
+
+// Fair sharing as the Kueue Configuration and --set turn it on (fairsharing.Enabled,
+// parseStrategies).
+struct FairConfig {
+  bool on = false;
+  std::vector<Strategy> strategies;
+  std::string source;  // where it was turned on, for the explanation
+};
+
+// Reads the Configuration and --set; says in `d` when fair sharing is on. Throws UsageError
+// for a bad --set value.
+FairConfig fair_config(const Input& in, const model::KueueObjects& k, Decision& d);
 
 struct Context {
   const Input& in;
@@ -50,6 +72,7 @@ struct Context {
   QuotaModel& quota;  // simulations change usage and always restore it
   Preemptor p;
   Rules rules{};
+  FairConfig fair{};
 };
 
 // Checks of §4 and the preemptor's requests. On failure fills `d` (unschedulable, reason
@@ -102,7 +125,7 @@ Assignment assign_flavors(Context& ctx);
 // ReplacedWorkloadSlice: binds the preemptor to the admitted slice it scales up, if any.
 void bind_replaced_slice(Context& ctx);
 
-enum class Variant { within_cq, reclaim, reclaim_no_borrow, reclaim_while_borrowing };
+enum class Variant { within_cq, reclaim, reclaim_no_borrow, reclaim_while_borrowing, fair_sharing };
 // The reason Kueue gives the evicted workload: InClusterQueue, InCohortReclamation...
 Code upstream_reason(Variant v);
 
@@ -119,14 +142,43 @@ struct Verdict {
   std::string detail;
 };
 
+// One comparison of the fair-sharing search: the shares of the preemptor's and the
+// candidate's sides at their lowest common ancestor (the almost-LCAs, a ClusterQueue or a
+// Cohort each), and whether the strategy let the candidate go.
+struct FairStep {
+  const Admitted* a = nullptr;
+  int round = 1;  // 1: the first strategy, 2: LessThanInitialShare on the retries
+  Strategy strategy = Strategy::final_share;
+  std::size_t lca = 0, preemptor_side = 0, target_side = 0;  // quota model nodes
+  Share preemptor_new, target_old;
+  std::optional<Share> target_new;  // LessThanOrEqualToFinalShare only
+  bool passed = false;
+};
+
 struct Search {
   std::vector<Target> targets;    // victims, in removal order after fill-back
   std::vector<Verdict> verdicts;  // every admitted workload of the CQ and its cohort tree
   bool borrow_attempt = true;     // the attempt that found them allowed borrowing
+  bool fair = false;              // the fair-sharing search ran
+  std::vector<FairStep> fair_steps;
+  bool within_nominal = false;  // FairSharingPreemptWithinNominal applied
 };
 
-// Classical target search for pairs `needs` and total requests `requests`.
+// Target search for pairs `needs` and total requests `requests`: the fair-sharing one when
+// ctx.fair is on, else the classical one.
 Search find_targets(Context& ctx, const FRSet& needs, const FRAmounts& requests);
+// Kueue's fairPreemptions (fair_preemption.cpp).
+Search find_fair_targets(Context& ctx, const FRSet& needs, const FRAmounts& requests);
+
+// Shared by both searches: SatisfiesPreemptionPolicy (none when allowed, else the verdict
+// code) and WorkloadUsesResources.
+std::optional<Code> policy_block(const std::string& policy, std::int32_t prio, const Context& ctx,
+                                 const model::Workload& w);
+bool uses_any(const Admitted& a, const FRSet& needs);
+// The verdict code of a workload removed from the preemptor's own ClusterQueue.
+Code own_queue_code(const Context& ctx, std::int32_t priority);
+// workloadFits: whether the requests fit what the preemptor's queue has available now.
+bool fits_now(const Context& ctx, const FRAmounts& requests, bool borrow);
 
 // One scheduling attempt at the preemptor's current requests: ok when it fits or finds victims.
 struct Attempt {

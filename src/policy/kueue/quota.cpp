@@ -475,6 +475,14 @@ void QuotaModel::add(const Admitted& a) {
   }
 }
 
+std::vector<FR> QuotaModel::subtree_pairs(std::size_t node) const {
+  std::vector<FR> out;
+  for (const auto& [fr, v] : m_nodes[node].subtree) {
+    out.push_back(fr);
+  }
+  return out;
+}
+
 std::vector<FR> QuotaModel::listed_pairs(std::size_t i) const {
   std::vector<FR> out;
   for (const auto& group : m_cqs[i]->resource_groups) {

@@ -59,6 +59,7 @@ class QuotaModel {
   explicit QuotaModel(const model::KueueObjects& k);
 
   std::size_t cq_count() const { return m_cqs.size(); }
+  std::size_t node_count() const { return m_nodes.size(); }
   std::optional<std::size_t> find_cq(std::string_view name) const;
   const model::ClusterQueue& cq(std::size_t i) const { return *m_cqs[i]; }
   const std::string& name(std::size_t node) const { return m_nodes[node].name; }
@@ -88,7 +89,8 @@ class QuotaModel {
   std::int64_t local_available(std::size_t node, const FR& fr) const;
   // What the ClusterQueue may still take, 0 when the tree is over-admitted.
   std::int64_t available(std::size_t i, const FR& fr) const;
-  // The most the ClusterQueue could take with no usage anywhere.
+  // The most the ClusterQueue (or cohort) could take with no usage anywhere
+  // (potentialAvailable).
   std::int64_t potential_max(std::size_t i, const FR& fr) const;
   bool borrows_with(std::size_t node, const FR& fr, std::int64_t v) const;
   // IsWithinNominalInResources: usage within the subtree quota in every pair of `frs`.
@@ -102,6 +104,16 @@ class QuotaModel {
   const std::vector<Admitted>& admitted() const { return m_admitted; }
   void remove(const Admitted& a);
   void add(const Admitted& a);
+  // The pairs of the node's subtree quota (SubtreeQuota's keys): every pair a node below lists,
+  // zeros included.
+  std::vector<FR> subtree_pairs(std::size_t node) const;
+  // The active ClusterQueues and the cohorts directly below a cohort, in input order.
+  const std::vector<std::size_t>& child_cqs(std::size_t node) const {
+    return m_nodes[node].child_cqs;
+  }
+  const std::vector<std::size_t>& child_cohorts(std::size_t node) const {
+    return m_nodes[node].child_cohorts;
+  }
   // Every pair the ClusterQueue lists, in resource-group order.
   std::vector<FR> listed_pairs(std::size_t i) const;
 

@@ -333,6 +333,7 @@ void write_report(const Report& r, Decision& d) {
   std::vector<Row> rows = quota_rows(r, d);
   add_quota_table(r, rows, d);
   add_details(r, rows, d);
+  add_fair_report(r, d);
 }
 
 }  // namespace kpreempt::policy::kueue

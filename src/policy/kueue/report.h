@@ -18,6 +18,8 @@ struct Report {
 };
 
 void write_report(const Report& r, Decision& d);
+// The shares and strategy comparisons of a fair-sharing search (fair_report.cpp).
+void add_fair_report(const Report& r, Decision& d);
 
 // Amounts as people write them: cpu "1500m" or "2", memory "3Gi", counts as integers.
 std::string format_amount(const std::string& resource, std::int64_t v);

@@ -29,6 +29,8 @@ const model::Workload& wl(const Context& ctx, const Admitted& a) {
   return ctx.k.workloads[a.workload];
 }
 
+}  // namespace
+
 // SatisfiesPreemptionPolicy: none when allowed, else the verdict code.
 std::optional<Code> policy_block(const std::string& policy, std::int32_t prio, const Context& ctx,
                                  const model::Workload& w) {
@@ -53,6 +55,22 @@ std::optional<Code> policy_block(const std::string& policy, std::int32_t prio, c
 bool uses_any(const Admitted& a, const FRSet& needs) {
   return std::any_of(needs.begin(), needs.end(), [&](const FR& fr) { return a.uses.count(fr); });
 }
+
+Code own_queue_code(const Context& ctx, std::int32_t priority) {
+  return priority < ctx.p.priority ? Code::same_cq_lower_priority
+                                   : Code::same_cq_newer_equal_priority;
+}
+
+bool fits_now(const Context& ctx, const FRAmounts& requests, bool borrow) {
+  return std::all_of(requests.begin(), requests.end(), [&](const auto& kv) {
+    if (!borrow && ctx.quota.borrows_with(ctx.p.cq, kv.first, kv.second)) {
+      return false;
+    }
+    return kv.second <= ctx.quota.available(ctx.p.cq, kv.first);
+  });
+}
+
+namespace {
 
 // Where an admitted workload of another ClusterQueue sits relative to the preemptor's: the
 // lowest common ancestor (an index into the preemptor's ancestors) and the cohorts below it.
@@ -233,19 +251,13 @@ std::vector<Cand> collect(const Context& ctx, const FRSet& needs, const FRAmount
 }
 
 bool fits(const Context& ctx, const FRAmounts& requests, bool borrow) {
-  return std::all_of(requests.begin(), requests.end(), [&](const auto& kv) {
-    if (!borrow && ctx.quota.borrows_with(ctx.p.cq, kv.first, kv.second)) {
-      return false;
-    }
-    return kv.second <= ctx.quota.available(ctx.p.cq, kv.first);
-  });
+  return fits_now(ctx, requests, borrow);
 }
 
 Code victim_code(const Context& ctx, const Cand& c) {
   switch (c.variant) {
     case Variant::within_cq:
-      return c.priority < ctx.p.priority ? Code::same_cq_lower_priority
-                                         : Code::same_cq_newer_equal_priority;
+      return own_queue_code(ctx, c.priority);
     case Variant::reclaim_while_borrowing:
       return Code::cohort_reclaim_while_borrowing;
     default:
@@ -361,12 +373,17 @@ Code upstream_reason(Variant v) {
       return Code::in_cluster_queue;
     case Variant::reclaim_while_borrowing:
       return Code::in_cohort_reclaim_while_borrowing;
+    case Variant::fair_sharing:
+      return Code::in_cohort_fair_sharing;
     default:
       return Code::in_cohort_reclamation;
   }
 }
 
 Search find_targets(Context& ctx, const FRSet& needs, const FRAmounts& requests) {
+  if (ctx.fair.on) {
+    return find_fair_targets(ctx, needs, requests);
+  }
   Search s;
   std::vector<Cand> cands = collect(ctx, needs, requests, s.verdicts);
   Walk last;
