@@ -2,6 +2,7 @@
 #include "cli/pager.h"
 
 #include <sys/ioctl.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <csignal>
@@ -80,8 +81,13 @@ void with_pager(const std::string& command, const Streams& io,
   auto* previous = std::signal(SIGPIPE, SIG_IGN);
   const std::string body = text.str();
   (void)std::fwrite(body.data(), 1, body.size(), pipe);
-  (void)pclose(pipe);
+  const int status = pclose(pipe);
   std::signal(SIGPIPE, previous);
+  // The shell could not find or run the pager (127, 126): the text is not lost for it.
+  if (status == -1 ||
+      (WIFEXITED(status) && (WEXITSTATUS(status) == 127 || WEXITSTATUS(status) == 126))) {
+    io.out << body;
+  }
 }
 
 }  // namespace kpreempt::cli

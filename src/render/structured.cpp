@@ -14,8 +14,8 @@ namespace kpreempt::render {
 namespace {
 
 // Whether a reader would take `text`, written as a plain YAML scalar, for something else than
-// a string: null, a boolean, an integer or a float, by the YAML 1.2 core schema or the YAML 1.1
-// words and forms many readers still resolve (yes, on, 0x1F, 1:20). A quantity such as "8" or
+// a string: null, a boolean, an integer, a float or a timestamp, by the YAML 1.2 core schema or
+// the YAML 1.1 words and forms many readers still resolve (yes, on, 0x1F, 1:20, 2026-01-01). A quantity such as "8" or
 // "1e3" is a string in the JSON document and must stay one in the YAML.
 bool reads_as_non_string(std::string_view text) {
   static const std::regex k_other(
@@ -24,7 +24,9 @@ bool reads_as_non_string(std::string_view text) {
       "[-+]?[0-9][0-9_]*|[-+]?0[xX][0-9a-fA-F_]+|0o[0-7]+|[-+]?0b[01_]+|"
       "[-+]?[0-9][0-9_]*(:[0-5]?[0-9])+(\\.[0-9_]*)?|"
       "[-+]?(\\.[0-9][0-9_]*|[0-9][0-9_]*\\.[0-9_]*|[0-9][0-9_]*)([eE][-+]?[0-9]+)?|"
-      "[-+]?\\.(inf|Inf|INF)|\\.(nan|NaN|NAN)");
+      "[-+]?\\.(inf|Inf|INF)|\\.(nan|NaN|NAN)|"
+      "[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}(([Tt]|[ \\t]+)[0-9]{1,2}:[0-9]{2}:[0-9]{2}(\\.[0-9]*)?"
+      "([ \\t]*(Z|[-+][0-9]{1,2}(:[0-9]{2})?))?)?");
   return text.empty() || std::regex_match(text.begin(), text.end(), k_other);
 }
 

@@ -24,6 +24,22 @@ std::size_t prefix_bytes(std::string_view text, std::size_t columns) {
   return text.size();
 }
 
+std::string trimmed(std::string text) {
+  while (!text.empty() && text.back() == ' ') {
+    text.pop_back();
+  }
+  return text;
+}
+
+// `head` then `text` wrapped to end by column `width`, continuation lines indented to `start`.
+void print_wrapped(std::ostream& out, const std::string& head, std::size_t start,
+                   std::string_view text, std::size_t width) {
+  const std::vector<std::string> parts = wrap(text, width - start);
+  for (std::size_t p = 0; p < parts.size(); ++p) {
+    out << trimmed((p == 0 ? head : std::string(start, ' ')) + parts[p]) << '\n';
+  }
+}
+
 }  // namespace
 
 std::size_t display_width(std::string_view text) {
@@ -61,24 +77,30 @@ void Table::print(std::ostream& out, int indent, std::size_t width) const {
       widths[i] = std::max(widths[i], display_width(row[i]));
     }
   }
+  // Where the last column starts, and whether any row runs past the width.
+  std::size_t start = static_cast<std::size_t>(indent);
+  for (std::size_t i = 0; i + 1 < widths.size(); ++i) {
+    start += widths[i] + 2;
+  }
+  const bool overflows = width > 0 && !widths.empty() && start + widths.back() > width;
+  // Too little room right of the other columns: the last one goes under each row.
+  const bool under = overflows && start + k_min_last_column > width;
+  const std::size_t under_start = static_cast<std::size_t>(indent) + 4;
   for (const auto& row : m_rows) {
     std::string line(static_cast<std::size_t>(indent), ' ');
     for (std::size_t i = 0; i + 1 < row.size(); ++i) {
       line += row[i];
       line.append(widths[i] - display_width(row[i]) + 2, ' ');
     }
-    const std::size_t start = display_width(line);
-    const std::size_t room =
-        width == 0 ? 0 : std::max(k_min_last_column, width > start ? width - start : 0);
-    const std::vector<std::string> parts = row.empty() ? std::vector<std::string>{""}
-                                           : room == 0 ? std::vector<std::string>{row.back()}
-                                                       : wrap(row.back(), room);
-    for (std::size_t p = 0; p < parts.size(); ++p) {
-      std::string text = (p == 0 ? line : std::string(start, ' ')) + parts[p];
-      while (!text.empty() && text.back() == ' ') {
-        text.pop_back();
-      }
-      out << text << '\n';
+    const std::string last = row.empty() ? std::string() : row.back();
+    if (!overflows) {
+      out << trimmed(line + last) << '\n';
+    } else if (!under) {
+      print_wrapped(out, line, display_width(line), last, width);
+    } else {
+      out << trimmed(line) << '\n';
+      print_wrapped(out, std::string(under_start, ' '), under_start, last,
+                    std::max(width, under_start + k_min_last_column));
     }
   }
 }

@@ -170,22 +170,6 @@ void print_pod_verdicts(const policy::Decision& d, std::size_t width, std::ostre
   }
 }
 
-// What changes how the answer reads and is no reason code of its own line: upstream's random
-// sample of nodes, and the policy's warnings about what it does not model. Ties have their
-// own line.
-std::vector<std::string> decision_notes(const policy::Decision& d) {
-  std::vector<std::string> notes;
-  for (const policy::Reason& r : d.reasons) {
-    if (r.code == policy::Code::upstream_window) {
-      notes.emplace_back(
-          "the real scheduler dry-runs only a sample of the nodes, from a random offset, so it "
-          "may choose another node (kpreempt tries them all)");
-    }
-  }
-  notes.insert(notes.end(), d.warnings.begin(), d.warnings.end());
-  return notes;
-}
-
 // "a, b, c and 97 other nodes are equal...": all of them in `wide` or when they are few.
 std::string tie_text(const std::vector<std::string>& tied, bool wide) {
   constexpr std::size_t k_named = 3;
@@ -247,6 +231,22 @@ void print_decision(const policy::Decision& d, bool wide, const Paint& paint, st
 }
 
 }  // namespace
+
+const char* const k_sample_note =
+    "the real scheduler dry-runs only a sample of the nodes, from a random offset, so it may "
+    "choose another node (kpreempt tries them all)";
+
+// Ties have a line of their own; the rest is no reason code a reader would look for.
+std::vector<std::string> decision_notes(const policy::Decision& d) {
+  std::vector<std::string> notes;
+  for (const policy::Reason& r : d.reasons) {
+    if (r.code == policy::Code::upstream_window) {
+      notes.emplace_back(k_sample_note);
+    }
+  }
+  notes.insert(notes.end(), d.warnings.begin(), d.warnings.end());
+  return notes;
+}
 
 void render_text(const model::Snapshot& snap, const std::vector<Explanation>& all, bool wide,
                  const Style& style, std::ostream& out) {
