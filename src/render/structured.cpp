@@ -15,8 +15,8 @@ namespace {
 
 // Whether a reader would take `text`, written as a plain YAML scalar, for something else than
 // a string: null, a boolean, an integer, a float or a timestamp, by the YAML 1.2 core schema or
-// the YAML 1.1 words and forms many readers still resolve (yes, on, 0x1F, 1:20, 2026-01-01). A quantity such as "8" or
-// "1e3" is a string in the JSON document and must stay one in the YAML.
+// the YAML 1.1 words and forms many readers still resolve (yes, on, 0x1F, 1:20, 2026-01-01).
+// A quantity such as "8" or "1e3" is a string in the JSON document and must stay one in YAML.
 bool reads_as_non_string(std::string_view text) {
   static const std::regex k_other(
       "~|null|Null|NULL|"

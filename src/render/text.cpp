@@ -9,9 +9,7 @@
 
 #include <algorithm>
 #include <cctype>
-#include <map>
 #include <ostream>
-#include <set>
 
 namespace kpreempt::render {
 namespace {
@@ -109,8 +107,10 @@ struct NodeGroup {
 };
 
 // Every node but the chosen one, grouped by code unless `wide`: candidates first (they came
-// closest), then in name order of each group's first node.
+// closest), then in name order of each group's first node. ClusterQueues are few and each
+// counts its own victims: they are never grouped.
 std::vector<NodeGroup> node_groups(const policy::Decision& d, bool wide) {
+  const bool each = wide || d.verdict_unit != policy::VerdictUnit::node;
   std::vector<NodeGroup> groups;
   for (const auto& n : d.nodes) {
     if (n.node == d.node && d.outcome == policy::Outcome::preempt) {
@@ -119,7 +119,7 @@ std::vector<NodeGroup> node_groups(const policy::Decision& d, bool wide) {
     std::string code = reason_text(n.code);
     auto same = std::find_if(groups.begin(), groups.end(),
                              [&](const NodeGroup& g) { return g.code == code; });
-    if (wide || same == groups.end()) {
+    if (each || same == groups.end()) {
       groups.push_back({std::move(code), {&n}});
     } else {
       same->nodes.push_back(&n);
@@ -148,9 +148,9 @@ void print_nodes(const policy::Decision& d, bool wide, std::size_t width, std::o
   Table t({unit, "RESULT", "DETAIL"});
   for (const NodeGroup& g : groups) {
     const policy::NodeVerdict& first = *g.nodes.front();
-    const std::string label =
-        g.nodes.size() == 1 ? first.node
-                            : fmt::format("{} {}s like {}", g.nodes.size(), unit_name, first.node);
+    const std::string label = g.nodes.size() == 1
+                                  ? first.node
+                                  : fmt::format("{} nodes like {}", g.nodes.size(), first.node);
     t.add({label, g.code, first.detail});
   }
   t.print(out, 4, width);

@@ -52,5 +52,4 @@ LoadedInputs load_inputs(const InputSpec& spec, std::vector<Diagnostic>& diags);
 // apart (`kpreempt snapshot`). Cache problems become warnings in `notes`.
 cache::SnapshotFile load_dump(const InputSpec& spec, std::vector<Diagnostic>& notes);
 
-
 }  // namespace kpreempt::scenario
