@@ -70,10 +70,11 @@ const fs::path& big_dump() {
   return path;
 }
 
+// The big dump's pending pod under the default policy (`extra` may ask for all pending).
 Run explain_big(const std::string& extra) {
-  return kpreempt::test::run_binary("explain --no-cache -f '" + big_dump().string() +
-                                        "' --pod big/urgent --policy default "
-                                        "--now 2026-11-25T00:00:00Z " +
+  const std::string subject = extra == "--all-pending" ? "" : "--pod big/urgent ";
+  return kpreempt::test::run_binary("explain --no-cache -f '" + big_dump().string() + "' " +
+                                        subject + "--policy default --now 2026-11-25T00:00:00Z " +
                                         extra,
                                     false);
 }
@@ -119,6 +120,19 @@ TEST_CASE("text says what changes how the answer reads", "[cli][text]") {
       "ml/inference-0 --now 2026-11-24T12:00:00Z",
       false);
   CHECK(has(dra.out, "  note      Pod ml/inference-0 claims devices through"));
+}
+
+TEST_CASE("all-pending counts the answers upstream may give otherwise", "[cli][text]") {
+  Run sampled = explain_big("--all-pending");
+  CHECK(has(sampled.out,
+            "\nnote: for 1 answer, the real scheduler dry-runs only a sample of the nodes"));
+  Run tied = kpreempt::test::run_binary(
+      "explain --no-cache -f testdata/explain/default/dryrun-two-equal-candidates/cluster.yaml "
+      "--all-pending --policy default --now 2026-01-01T00:00:00Z",
+      false);
+  CHECK(
+      has(tied.out,
+          "\nnote: 1 answer names the first of several tied nodes; upstream picks any of them\n"));
 }
 
 TEST_CASE("the sum of priorities says the rule upstream applies", "[cli][text]") {
