@@ -67,32 +67,44 @@ scenario::Preemptor resolve(const AdviseOptions& o, const model::Snapshot& snap,
   if (ref.starts_with("workload/")) {
     ref = ref.substr(9);
   }
-  auto [ns, name] = split_ref(ref, flag);
+  const scenario::NameRef name = split_ref(ref, flag);
+  const bool save = goal == scenario::AdviseGoal::save;
+  const scenario::Spelling& say = scenario::command_line_spelling();
   if (workload) {
-    auto id = model::find_workload(snap.kueue(), ns, name);
+    auto id = model::find_workload(snap.kueue(), name.namespace_, name.name);
     if (!id) {
-      throw UsageError(fmt::format("{}: no Workload {}/{} in the input", flag, ns, name));
+      throw UsageError(fmt::format("{}: {}", flag,
+                                   scenario::not_found(snap, name,
+                                                       save ? scenario::Looking::victim_workload
+                                                            : scenario::Looking::pending_workload,
+                                                       say)));
     }
     const bool admitted = snap.kueue().workloads[*id].admitted;
-    if (admitted != (goal == scenario::AdviseGoal::save)) {
-      throw UsageError(fmt::format("{}: Workload {}/{} is {}", flag, ns, name,
+    if (admitted != save) {
+      throw UsageError(fmt::format("{}: Workload {}/{} is {}", flag, name.namespace_, name.name,
                                    admitted ? "already admitted" : "not admitted"));
     }
     return {model::k_none, *id};
   }
-  auto id = snap.find_pod(ns, name);
+  auto id = snap.find_pod(name.namespace_, name.name);
   if (!id) {
-    const std::string hint = closest_pod(snap, ns, name);
-    throw UsageError(fmt::format("{}: no Pod {}/{} in the input{}", flag, ns, name,
-                                 hint.empty() ? "" : "; did you mean " + hint + "?"));
+    throw UsageError(fmt::format(
+        "{}: {}", flag,
+        scenario::not_found(
+            snap, name, save ? scenario::Looking::victim : scenario::Looking::pending_pod, say)));
   }
   const model::Pod& pod = snap.pods()[*id];
-  if (goal == scenario::AdviseGoal::save && (pod.pending() || pod.terminal())) {
-    throw UsageError(fmt::format("--victim: Pod {}/{} is not running (phase {})", ns, name,
-                                 pod.phase.empty() ? "unknown" : pod.phase));
+  if (save && (pod.pending() || pod.terminal())) {
+    throw UsageError(fmt::format("--victim: Pod {}/{} is not running (phase {})", name.namespace_,
+                                 name.name, pod.phase.empty() ? "unknown" : pod.phase));
   }
-  if (goal != scenario::AdviseGoal::save && !pod.pending()) {
-    throw UsageError(fmt::format("--pod: Pod {}/{} is not pending", ns, name));
+  if (!save && !pod.pending()) {
+    throw UsageError(fmt::format("--pod: Pod {}/{} is not pending{}", name.namespace_, name.name,
+                                 pod.node_name.empty()
+                                     ? ""
+                                     : fmt::format(" (running on node {}); to keep it running: "
+                                                   "--victim {}/{}",
+                                                   pod.node_name, name.namespace_, name.name)));
   }
   return {*id, model::k_none};
 }

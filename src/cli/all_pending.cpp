@@ -2,6 +2,7 @@
 // `kpreempt explain --all-pending`: every pending preemptor of the dump, each explained on its
 // own against the same snapshot, on a small thread pool.
 #include "cli/explain_modes.h"
+#include "cli/pager.h"
 
 #include "kpreempt/exit_code.h"
 #include "kpreempt/policy/args.h"
@@ -86,7 +87,9 @@ int run_sequential(const ExplainOptions& o, model::Snapshot& snap,
   }
   const render::Sequence seq = explain_in_sequence(o, snap, items, true, false, keep_verdicts);
   print_warnings(items, io);
-  render::render_batch(format, snap, items, skipped, io.out, &seq);
+  with_pager(pager_for(format == render::Format::wide), io, [&](std::ostream& out) {
+    render::render_batch(format, snap, items, skipped, out, &seq);
+  });
   io.out.flush();
   release_at_exit(items);
   return k_exit_ok;
@@ -170,7 +173,9 @@ int run_all_pending(const ExplainOptions& o, model::Instant now, const Streams& 
                           batch.skipped);
     return k_exit_ok;
   }
-  render::render_batch(format, snap, batch.explanations, batch.skipped, io.out);
+  with_pager(pager_for(format == render::Format::wide), io, [&](std::ostream& out) {
+    render::render_batch(format, snap, batch.explanations, batch.skipped, out);
+  });
   io.out.flush();
   release_at_exit(batch);
   release_at_exit(*loaded);

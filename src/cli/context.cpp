@@ -83,34 +83,23 @@ bool use_color(const std::string& mode, bool is_stdout_tty) {
   return is_stdout_tty;
 }
 
-std::pair<std::string, std::string> split_ref(const std::string& text, const char* flag) {
+scenario::NameRef split_ref(const std::string& text, const char* flag) {
   auto slash = text.find('/');
   if (slash == std::string::npos) {
     if (text.empty()) {
       throw UsageError(fmt::format("{}: expected NAMESPACE/NAME, got an empty value", flag));
     }
-    return {"default", text};
+    return {"default", text, false};
   }
   if (slash == 0 || slash + 1 == text.size() || text.find('/', slash + 1) != std::string::npos) {
     throw UsageError(fmt::format("{}: expected NAMESPACE/NAME, got \"{}\"", flag, text));
   }
-  return {text.substr(0, slash), text.substr(slash + 1)};
+  return {text.substr(0, slash), text.substr(slash + 1), true};
 }
 
-std::string closest_pod(const model::Snapshot& snap, const std::string& ns,
-                        const std::string& name) {
-  std::string wanted = ns + "/" + name;
-  std::string best;
-  std::size_t best_distance = std::max<std::size_t>(3, wanted.size() / 3) + 1;
-  for (const auto& pod : snap.pods()) {
-    std::string candidate = pod.namespace_ + "/" + pod.name;
-    std::size_t d = edit_distance(wanted, candidate);
-    if (d < best_distance) {
-      best_distance = d;
-      best = std::move(candidate);
-    }
-  }
-  return best;
+void throw_not_found(const model::Snapshot& snap, const scenario::NameRef& ref,
+                     scenario::Looking want) {
+  throw UsageError(scenario::not_found(snap, ref, want, scenario::command_line_spelling()));
 }
 
 }  // namespace kpreempt::cli

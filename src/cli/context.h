@@ -5,6 +5,7 @@
 #include "kpreempt/diag.h"
 #include "kpreempt/model/snapshot.h"
 #include "kpreempt/scenario/inputs.h"
+#include "kpreempt/scenario/lookup.h"
 
 #include <optional>
 #include <ostream>
@@ -60,11 +61,12 @@ void release_at_exit(T& object) {
 // --color auto|always|never, with NO_COLOR and TERM=dumb honoured for auto.
 bool use_color(const std::string& mode, bool is_stdout_tty);
 
-// "team-a/web-0" or "web-0" (namespace "default") -> (ns, name); throws UsageError.
-std::pair<std::string, std::string> split_ref(const std::string& text, const char* flag);
+// "team-a/web-0", or "web-0" (namespace "default", noted as not given); throws UsageError.
+scenario::NameRef split_ref(const std::string& text, const char* flag);
 
-// The closest existing pod name to `ns/name`, for "did you mean" (empty when none is close).
-std::string closest_pod(const model::Snapshot& snap, const std::string& ns,
-                        const std::string& name);
+// The UsageError for a name the dump has nothing of the looked-for kind for, with what the
+// name is instead ("did you mean team/web-0?", "use --workload ...").
+[[noreturn]] void throw_not_found(const model::Snapshot& snap, const scenario::NameRef& ref,
+                                  scenario::Looking want);
 
 }  // namespace kpreempt::cli

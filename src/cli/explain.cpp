@@ -2,6 +2,7 @@
 // `kpreempt explain`: load the dump, pick the preemptor(s), run the policies, render.
 #include "cli/context.h"
 #include "cli/explain_modes.h"
+#include "cli/pager.h"
 #include "cli/subcommands.h"
 
 #include "kpreempt/exit_code.h"
@@ -146,8 +147,9 @@ void print_warnings(const std::vector<render::Explanation>& explanations, const 
 namespace {
 
 void check_pending(const model::Pod& pod) {
-  if (std::string reason = scenario::not_pending_reason(pod); !reason.empty()) {
-    throw UsageError(reason);
+  if (std::string problem = scenario::not_pending(pod, scenario::command_line_spelling());
+      !problem.empty()) {
+    throw UsageError(problem);
   }
 }
 
@@ -155,12 +157,10 @@ std::vector<Subject> subjects(const ExplainOptions& o, const Loaded& loaded) {
   const model::Snapshot& snap = loaded.snapshot;
   std::vector<Subject> out;
   if (!o.pod.empty()) {
-    auto [ns, name] = split_ref(o.pod, "--pod");
-    auto id = snap.find_pod(ns, name);
+    const scenario::NameRef ref = split_ref(o.pod, "--pod");
+    auto id = snap.find_pod(ref.namespace_, ref.name);
     if (!id) {
-      std::string hint = closest_pod(snap, ns, name);
-      throw UsageError(fmt::format("no Pod {}/{} in the input{}", ns, name,
-                                   hint.empty() ? "" : "; did you mean " + hint + "?"));
+      throw_not_found(snap, ref, scenario::Looking::pending_pod);
     }
     out.push_back({*id, model::k_none});
   }
@@ -174,14 +174,15 @@ std::vector<Subject> subjects(const ExplainOptions& o, const Loaded& loaded) {
     out.push_back({model::k_none, id});
   }
   if (!o.workload.empty()) {
-    auto [ns, name] = split_ref(o.workload, "--workload");
-    auto id = model::find_workload(snap.kueue(), ns, name);
+    const scenario::NameRef ref = split_ref(o.workload, "--workload");
+    auto id = model::find_workload(snap.kueue(), ref.namespace_, ref.name);
     if (!id) {
-      throw UsageError(fmt::format("no Workload {}/{} in the input", ns, name));
+      throw_not_found(snap, ref, scenario::Looking::pending_workload);
     }
-    if (snap.kueue().workloads[*id].admitted) {
-      throw UsageError(fmt::format(
-          "Workload {}/{} is already admitted; explain takes a pending workload", ns, name));
+    const model::Workload& w = snap.kueue().workloads[*id];
+    if (std::string problem = scenario::admitted_problem(w, scenario::command_line_spelling());
+        !problem.empty()) {
+      throw UsageError(problem);
     }
     out.push_back({model::k_none, *id});
   }
@@ -287,8 +288,10 @@ int run_explain(const ExplainOptions& o, const Streams& io) {
            << '\n';
   }
   const std::vector<Subject> chosen = subjects(o, *loaded);
-  render::Style style{use_color(o.color, isatty(STDOUT_FILENO) == 1) &&
-                      (*format == render::Format::text || *format == render::Format::wide)};
+  const bool tty = isatty(STDOUT_FILENO) == 1;
+  const bool text = *format == render::Format::text || *format == render::Format::wide;
+  const render::Style style{use_color(o.color, tty) && text, text ? output_width(tty) : 0};
+  const std::string pager = pager_for(*format == render::Format::wide);
   if (chosen.size() > 1) {
     // A workload's pods, or several pod files: each placed after the ones before it.
     for (const Subject& s : chosen) {
@@ -297,11 +300,14 @@ int run_explain(const ExplainOptions& o, const Streams& io) {
     const render::Sequence seq =
         explain_in_sequence(o, loaded->snapshot, explanations, false, true, true);
     print_warnings(explanations, io);
-    render::render_sequence(*format, snap, explanations, seq, style, io.out);
+    with_pager(pager, io, [&](std::ostream& out) {
+      render::render_sequence(*format, snap, explanations, seq, style, out);
+    });
   } else {
     explanations = explain_each(o, snap, chosen, now);
     print_warnings(explanations, io);
-    render::render(*format, snap, explanations, style, io.out);
+    with_pager(pager, io,
+               [&](std::ostream& out) { render::render(*format, snap, explanations, style, out); });
   }
   io.out.flush();
   release_at_exit(explanations);

@@ -4,6 +4,8 @@
 // policy's rules, and, when its eviction is already under way, whose decision explains it.
 #include "cli/victim.h"
 
+#include "cli/pager.h"
+
 #include "kpreempt/exit_code.h"
 #include "kpreempt/policy/policy.h"
 
@@ -44,12 +46,6 @@ bool strip_workload_kind(std::string& ref) {
   return true;
 }
 
-// The object a Workload was made for: its controller owner, or the object kpreempt derived it
-// from.
-const model::ObjectRef* source_of(const model::Workload& w) {
-  return w.owner ? &*w.owner : w.derived_from ? &*w.derived_from : nullptr;
-}
-
 // Workloads of the object ns/name (a Job, JobSet, RayJob...), those under way first, then the
 // admitted ones, each in input order.
 std::vector<std::uint32_t> owned_workloads(const model::Snapshot& snap, const std::string& ns,
@@ -57,7 +53,7 @@ std::vector<std::uint32_t> owned_workloads(const model::Snapshot& snap, const st
   std::vector<std::uint32_t> out;
   const auto& workloads = snap.kueue().workloads;
   for (std::uint32_t id = 0; id < workloads.size(); ++id) {
-    const model::ObjectRef* src = source_of(workloads[id]);
+    const model::ObjectRef* src = scenario::workload_source(workloads[id]);
     if (src != nullptr && src->namespace_ == ns && src->name == name && !workloads[id].what_if) {
       out.push_back(id);
     }
@@ -71,40 +67,12 @@ std::vector<std::uint32_t> owned_workloads(const model::Snapshot& snap, const st
   return out;
 }
 
-// The closest pod (unless `workload_only`), Workload or Workload owner to ns/name, for "did
-// you mean" (empty: none).
-std::string closest_victim(const model::Snapshot& snap, const std::string& ns,
-                           const std::string& name, bool workload_only) {
-  const std::string wanted = ns + "/" + name;
-  std::string best = workload_only ? std::string() : closest_pod(snap, ns, name);
-  std::size_t best_distance =
-      best.empty() ? std::max<std::size_t>(3, wanted.size() / 3) + 1 : edit_distance(wanted, best);
-  auto consider = [&](std::string candidate) {
-    const std::size_t d = edit_distance(wanted, candidate);
-    if (d < best_distance) {
-      best_distance = d;
-      best = std::move(candidate);
-    }
-  };
-  for (const model::Workload& w : snap.kueue().workloads) {
-    consider(w.namespace_ + "/" + w.name);
-    if (const model::ObjectRef* src = source_of(w)) {
-      consider(src->namespace_ + "/" + src->name);
-    }
-  }
-  return best;
-}
-
-void check_pod(const model::Snapshot& snap, model::PodId id) {
-  const model::Pod& pod = snap.pods()[id];
+void check_pod(const model::Pod& pod) {
   // A Job's pod the scheduler preempted may be Failed while its finalizer holds it.
-  if (pod.terminal() && preemption_condition(pod) == nullptr) {
-    throw UsageError(fmt::format("Pod {}/{} has finished (phase {}); nothing can preempt it",
-                                 pod.namespace_, pod.name, pod.phase));
-  }
-  if (pod.node_name.empty()) {
-    throw UsageError(fmt::format("Pod {}/{} is pending; use --pod to explain it as a preemptor",
-                                 pod.namespace_, pod.name));
+  const bool evicted = preemption_condition(pod) != nullptr;
+  if (std::string problem = scenario::not_running(pod, evicted, scenario::command_line_spelling());
+      !problem.empty()) {
+    throw UsageError(problem);
   }
 }
 
@@ -118,21 +86,23 @@ void check_workload(const model::Workload& w) {
   }
   if (!w.admitted) {
     throw UsageError(
-        fmt::format("Workload {}/{} is pending; use --workload to explain it as a preemptor",
-                    w.namespace_, w.name));
+        fmt::format("Workload {}/{} is pending; use --workload {}/{} to explain it as a preemptor",
+                    w.namespace_, w.name, w.namespace_, w.name));
   }
 }
 
 // Pods first, then Workloads, then the objects Workloads were made for.
 Resolved find_victim(const model::Snapshot& snap, std::string text) {
   const bool workload_only = strip_workload_kind(text);
-  auto [ns, name] = split_ref(text, "--victim");
+  const scenario::NameRef ref = split_ref(text, "--victim");
+  const std::string& ns = ref.namespace_;
+  const std::string& name = ref.name;
   const auto& workloads = snap.kueue().workloads;
   Resolved r;
   const std::optional<std::uint32_t> workload = model::find_workload(snap.kueue(), ns, name);
   if (!workload_only) {
     if (auto id = snap.find_pod(ns, name)) {
-      check_pod(snap, *id);
+      check_pod(snap.pods()[*id]);
       r.pod = *id;
       if (workload) {
         r.notes.push_back(
@@ -149,25 +119,17 @@ Resolved find_victim(const model::Snapshot& snap, std::string text) {
   }
   const std::vector<std::uint32_t> owned = owned_workloads(snap, ns, name);
   if (owned.empty()) {
-    // A dump without Workloads can only have meant a pod.
-    const std::string tried = workload_only ? "no Workload"
-                              : snap.kueue().workloads.empty()
-                                  ? "no Pod"
-                                  : "no Pod, Workload or object owning a Workload";
-    const std::string hint = closest_victim(snap, ns, name, workload_only);
-    throw UsageError(fmt::format(
-        "{} {}/{} in the input{}", tried, ns, name,
-        hint.empty()
-            ? ""
-            : fmt::format("; did you mean {}{}?", workload_only ? "workload/" : "", hint)));
+    throw_not_found(snap, ref,
+                    workload_only ? scenario::Looking::victim_workload : scenario::Looking::victim);
   }
   const model::Workload& w = workloads[owned.front()];
   check_workload(w);
   r.workload = owned.front();
   for (std::size_t i = 1; i < owned.size(); ++i) {
     const model::Workload& other = workloads[owned[i]];
-    r.notes.push_back(fmt::format("{} {}/{} also owns Workload {}/{}", source_of(w)->kind, ns, name,
-                                  other.namespace_, other.name));
+    r.notes.push_back(fmt::format("{} {}/{} also owns Workload {}/{}",
+                                  scenario::workload_source(w)->kind, ns, name, other.namespace_,
+                                  other.name));
   }
   return r;
 }
@@ -258,7 +220,8 @@ int run_victim(const ExplainOptions& o, model::Instant now, const Streams& io) {
   } else {
     add_workload_notes(r, o, snap);
   }
-  render::render_victim_report(format, snap, r, io.out);
+  with_pager(pager_for(format == render::Format::wide), io,
+             [&](std::ostream& out) { render::render_victim_report(format, snap, r, out); });
   io.out.flush();
   release_at_exit(batch);
   release_at_exit(*loaded);

@@ -158,7 +158,7 @@ void finish_preempt(const Input& in, const std::vector<model::NodeId>& candidate
     d.reasons.insert(d.reasons.begin() + 1, *w.tie);
   }
   common::add_victims(in, w.node, *states[w.node].dry, d);
-  d.summary = common::preempt_summary(in.snapshot, d, w.rank, w.decided_by);
+  d.summary = common::preempt_summary(d, w);
 }
 
 }  // namespace

@@ -359,7 +359,8 @@ constexpr CriterionInfo k_criteria[] = {
     {Criterion::pdb_violations, "pdb-violations", "fewest PDB violations"},
     {Criterion::highest_victim_priority, "highest-victim-priority",
      "lowest highest-victim priority"},
-    {Criterion::sum_priorities, "sum-priorities", "lowest sum of victim priorities"},
+    {Criterion::sum_priorities, "sum-priorities",
+     "lowest sum of victim priorities, each counted as priority + 2^31"},
     {Criterion::victim_count, "victim-count", "fewest victims"},
     {Criterion::start_time, "start-time", "its most important victims started latest"},
 };

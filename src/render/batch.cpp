@@ -111,6 +111,31 @@ void print_line_sources(const std::vector<Explanation>& all, std::ostream& out) 
   }
 }
 
+// What the rows cannot say: answers whose node upstream may pick otherwise, counted.
+void print_batch_notes(const std::vector<Explanation>& all, std::ostream& out) {
+  std::size_t tied = 0, sampled = 0;
+  for (const auto& e : all) {
+    for (const auto& d : e.decisions) {
+      tied += d.tied_nodes.empty() ? 0 : 1;
+      sampled += std::any_of(d.reasons.begin(), d.reasons.end(),
+                             [](const policy::Reason& r) {
+                               return r.code == policy::Code::upstream_window;
+                             })
+                     ? 1
+                     : 0;
+    }
+  }
+  if (tied > 0) {
+    out << fmt::format(
+        "note: {} answer{} name{} the first of several tied nodes; upstream picks any of them\n",
+        tied, tied == 1 ? "" : "s", tied == 1 ? "s" : "");
+  }
+  if (sampled > 0) {
+    out << fmt::format("note: for {} answer{}, {}\n", sampled, sampled == 1 ? "" : "s",
+                       k_sample_note);
+  }
+}
+
 void print_table(const model::Snapshot& snap, const std::vector<Explanation>& all, bool wide,
                  std::size_t skipped, const Sequence* seq, std::ostream& out) {
   std::vector<std::string> header = {"POD/WORKLOAD", "POLICY", "OUTCOME", "NODE", "VICTIMS"};
@@ -138,6 +163,7 @@ void print_table(const model::Snapshot& snap, const std::vector<Explanation>& al
   }
   table.print(out, 0);
   out << '\n' << totals_line(all, skipped, seq != nullptr) << '\n';
+  print_batch_notes(all, out);
   print_line_sources(all, out);
   if (seq != nullptr) {
     out << '\n';

@@ -7,9 +7,28 @@
 #include <yaml-cpp/yaml.h>
 
 #include <ostream>
+#include <regex>
+#include <string_view>
 
 namespace kpreempt::render {
 namespace {
+
+// Whether a reader would take `text`, written as a plain YAML scalar, for something else than
+// a string: null, a boolean, an integer, a float or a timestamp, by the YAML 1.2 core schema or
+// the YAML 1.1 words and forms many readers still resolve (yes, on, 0x1F, 1:20, 2026-01-01).
+// A quantity such as "8" or "1e3" is a string in the JSON document and must stay one in YAML.
+bool reads_as_non_string(std::string_view text) {
+  static const std::regex k_other(
+      "~|null|Null|NULL|"
+      "[yY]|yes|Yes|YES|[nN]|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF|"
+      "[-+]?[0-9][0-9_]*|[-+]?0[xX][0-9a-fA-F_]+|0o[0-7]+|[-+]?0b[01_]+|"
+      "[-+]?[0-9][0-9_]*(:[0-5]?[0-9])+(\\.[0-9_]*)?|"
+      "[-+]?(\\.[0-9][0-9_]*|[0-9][0-9_]*\\.[0-9_]*|[0-9][0-9_]*)([eE][-+]?[0-9]+)?|"
+      "[-+]?\\.(inf|Inf|INF)|\\.(nan|NaN|NAN)|"
+      "[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}(([Tt]|[ \\t]+)[0-9]{1,2}:[0-9]{2}:[0-9]{2}(\\.[0-9]*)?"
+      "([ \\t]*(Z|[-+][0-9]{1,2}(:[0-9]{2})?))?)?");
+  return text.empty() || std::regex_match(text.begin(), text.end(), k_other);
+}
 
 void emit(YAML::Emitter& out, const nlohmann::ordered_json& j) {
   switch (j.type()) {
@@ -28,9 +47,14 @@ void emit(YAML::Emitter& out, const nlohmann::ordered_json& j) {
       }
       out << YAML::EndSeq;
       break;
-    case nlohmann::json::value_t::string:
-      out << j.get_ref<const std::string&>();
+    case nlohmann::json::value_t::string: {
+      const std::string& text = j.get_ref<const std::string&>();
+      if (reads_as_non_string(text)) {
+        out << YAML::DoubleQuoted;
+      }
+      out << text;
       break;
+    }
     case nlohmann::json::value_t::boolean:
       out << j.get<bool>();
       break;
@@ -41,7 +65,7 @@ void emit(YAML::Emitter& out, const nlohmann::ordered_json& j) {
       out << j.get<std::uint64_t>();
       break;
     case nlohmann::json::value_t::number_float:
-      out << j.get<double>();
+      out << j.dump();  // the digits JSON prints, not the emitter's own precision
       break;
     default:
       out << YAML::Null;

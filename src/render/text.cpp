@@ -9,15 +9,10 @@
 
 #include <algorithm>
 #include <cctype>
-#include <map>
 #include <ostream>
-#include <set>
 
 namespace kpreempt::render {
 namespace {
-
-// Nodes listed one per line in text mode before the rest are summarised by reason.
-constexpr std::size_t k_max_listed_nodes = 10;
 
 struct Paint {
   bool on;
@@ -71,7 +66,7 @@ void print_header(const model::Snapshot& snap, const Explanation& e, const Paint
       << facts.priority << klass << "  requests " << resources_text(facts.requests) << '\n';
 }
 
-void print_victims(const policy::Decision& d, std::ostream& out) {
+void print_victims(const policy::Decision& d, std::size_t width, std::ostream& out) {
   if (d.victims.empty()) {
     return;
   }
@@ -91,36 +86,54 @@ void print_victims(const policy::Decision& d, std::ostream& out) {
     }
     t.add(std::move(row));
   }
-  t.print(out, 4);
+  t.print(out, 4, width);
 }
 
-void print_tables(const policy::Decision& d, std::ostream& out) {
+void print_tables(const policy::Decision& d, std::size_t width, std::ostream& out) {
   for (const auto& pt : d.tables) {
     out << "  " << pt.title << '\n';
     Table t(pt.columns);
     for (const auto& row : pt.rows) {
       t.add(row);
     }
-    t.print(out, 4);
+    t.print(out, 4, width);
   }
 }
 
-// Candidates and the first few nodes one per line; the rest grouped by reason code.
-void print_nodes(const policy::Decision& d, bool wide, std::ostream& out) {
-  std::vector<const policy::NodeVerdict*> listed;
-  std::map<std::string, std::vector<const policy::NodeVerdict*>> grouped;
+// Nodes alike for a reader: the same code. The group's first node stands for them all.
+struct NodeGroup {
+  std::string code;
+  std::vector<const policy::NodeVerdict*> nodes;
+};
+
+// Every node but the chosen one, grouped by code unless `wide`: candidates first (they came
+// closest), then in name order of each group's first node. ClusterQueues are few and each
+// counts its own victims: they are never grouped.
+std::vector<NodeGroup> node_groups(const policy::Decision& d, bool wide) {
+  const bool each = wide || d.verdict_unit != policy::VerdictUnit::node;
+  std::vector<NodeGroup> groups;
   for (const auto& n : d.nodes) {
     if (n.node == d.node && d.outcome == policy::Outcome::preempt) {
       continue;
     }
-    bool is_candidate = n.rank.has_value();
-    if (wide || is_candidate || d.nodes.size() <= k_max_listed_nodes) {
-      listed.push_back(&n);
+    std::string code = reason_text(n.code);
+    auto same = std::find_if(groups.begin(), groups.end(),
+                             [&](const NodeGroup& g) { return g.code == code; });
+    if (each || same == groups.end()) {
+      groups.push_back({std::move(code), {&n}});
     } else {
-      grouped[reason_text(n.code)].push_back(&n);
+      same->nodes.push_back(&n);
     }
   }
-  if (listed.empty() && grouped.empty()) {
+  std::stable_partition(groups.begin(), groups.end(),
+                        [](const NodeGroup& g) { return g.nodes.front()->rank.has_value(); });
+  return groups;
+}
+
+// One line per node in `wide`; otherwise alike nodes share a line: "480 nodes like gpu-3".
+void print_nodes(const policy::Decision& d, bool wide, std::size_t width, std::ostream& out) {
+  const std::vector<NodeGroup> groups = node_groups(d, wide);
+  if (groups.empty()) {
     return;
   }
   const std::string_view unit_name = policy::name(d.verdict_unit);
@@ -133,18 +146,17 @@ void print_nodes(const policy::Decision& d, bool wide, std::ostream& out) {
   std::transform(unit.begin(), unit.end(), unit.begin(),
                  [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
   Table t({unit, "RESULT", "DETAIL"});
-  for (const auto* n : listed) {
-    t.add({n->node, reason_text(n->code), n->detail});
+  for (const NodeGroup& g : groups) {
+    const policy::NodeVerdict& first = *g.nodes.front();
+    const std::string label = g.nodes.size() == 1
+                                  ? first.node
+                                  : fmt::format("{} nodes like {}", g.nodes.size(), first.node);
+    t.add({label, g.code, first.detail});
   }
-  for (const auto& [code, nodes] : grouped) {
-    std::string label = fmt::format("{} nodes", nodes.size());
-    std::string example = fmt::format("e.g. {}: {}", nodes.front()->node, nodes.front()->detail);
-    t.add({label, code, example});
-  }
-  t.print(out, 4);
+  t.print(out, 4, width);
 }
 
-void print_pod_verdicts(const policy::Decision& d, std::ostream& out) {
+void print_pod_verdicts(const policy::Decision& d, std::size_t width, std::ostream& out) {
   out << "  pods considered\n";
   Table t({d.verdict_unit == policy::VerdictUnit::node ? "NODE" : "QUEUE", "POD", "PRIORITY",
            "VERDICT", "DETAIL"});
@@ -154,11 +166,36 @@ void print_pod_verdicts(const policy::Decision& d, std::ostream& out) {
     }
   }
   if (!t.empty()) {
-    t.print(out, 4);
+    t.print(out, 4, width);
   }
 }
 
-void print_decision(const policy::Decision& d, bool wide, const Paint& paint, std::ostream& out) {
+// "a, b, c and 97 other nodes are equal...": all of them in `wide` or when they are few.
+std::string tie_text(const std::vector<std::string>& tied, bool wide) {
+  constexpr std::size_t k_named = 3;
+  std::string names = fmt::format("{}", fmt::join(tied, ", "));
+  if (!wide && tied.size() > k_named + 1) {
+    names =
+        fmt::format("{} and {} other nodes", fmt::join(tied.begin(), tied.begin() + k_named, ", "),
+                    tied.size() - k_named);
+  }
+  return names + " are equal on every criterion; upstream picks any of them";
+}
+
+// "  why       TEXT": a labelled line of a policy's block, wrapped under its text.
+void print_field(std::string_view label, const std::string& text, std::size_t width,
+                 std::ostream& out) {
+  const std::string head = fmt::format("  {:<10}", label);
+  const std::size_t room = width > head.size() + 24 ? width - head.size() : 0;
+  const std::vector<std::string> lines =
+      room == 0 ? std::vector<std::string>{text} : wrap(text, room);
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    out << (i == 0 ? head : std::string(head.size(), ' ')) << lines[i] << '\n';
+  }
+}
+
+void print_decision(const policy::Decision& d, bool wide, const Paint& paint, std::size_t width,
+                    std::ostream& out) {
   std::string upstream;
   if (const policy::Entry* e = policy::find(d.policy)) {
     const policy::LineInfo& line =
@@ -172,26 +209,44 @@ void print_decision(const policy::Decision& d, bool wide, const Paint& paint, st
   }
   out << '\n' << paint.bold(d.policy) << upstream << '\n';
   if (!d.line_from.empty()) {  // the newest line, the default, goes without saying
-    out << "  upstream  " << d.line << " from " << d.line_from << '\n';
+    print_field("upstream", d.line + " from " + d.line_from, width, out);
   }
   std::string where = d.node.empty() ? "" : " on " + d.node;
   out << "  outcome   " << paint.outcome(d.outcome) << where << '\n';
   if (!d.summary.empty()) {
-    out << "  why       " << d.summary << '\n';
+    print_field("why", d.summary, width, out);
   }
   if (!d.tied_nodes.empty()) {
-    out << "  tie       " << fmt::format("{}", fmt::join(d.tied_nodes, ", "))
-        << " are equal on every criterion; upstream picks any of them\n";
+    print_field("tie", tie_text(d.tied_nodes, wide), width, out);
   }
-  print_victims(d, out);
-  print_tables(d, out);
-  print_nodes(d, wide, out);
+  for (const std::string& note : decision_notes(d)) {
+    print_field("note", note, width, out);
+  }
+  print_victims(d, width, out);
+  print_tables(d, width, out);
+  print_nodes(d, wide, width, out);
   if (wide) {
-    print_pod_verdicts(d, out);
+    print_pod_verdicts(d, width, out);
   }
 }
 
 }  // namespace
+
+const char* const k_sample_note =
+    "the real scheduler dry-runs only a sample of the nodes, from a random offset, so it may "
+    "choose another node (kpreempt tries them all)";
+
+// Ties have a line of their own; the rest is no reason code a reader would look for.
+std::vector<std::string> decision_notes(const policy::Decision& d) {
+  std::vector<std::string> notes;
+  for (const policy::Reason& r : d.reasons) {
+    if (r.code == policy::Code::upstream_window) {
+      notes.emplace_back(k_sample_note);
+    }
+  }
+  notes.insert(notes.end(), d.warnings.begin(), d.warnings.end());
+  return notes;
+}
 
 void render_text(const model::Snapshot& snap, const std::vector<Explanation>& all, bool wide,
                  const Style& style, std::ostream& out) {
@@ -204,7 +259,7 @@ void render_text(const model::Snapshot& snap, const std::vector<Explanation>& al
     first = false;
     print_header(snap, e, paint, out);
     for (const auto& d : e.decisions) {
-      print_decision(d, wide, paint, out);
+      print_decision(d, wide, paint, style.width, out);
     }
     if (e.decisions.size() > 1) {
       print_comparison(e.decisions, paint.on, out);

@@ -113,17 +113,4 @@ cache::SnapshotFile load_dump(const InputSpec& spec, std::vector<Diagnostic>& no
   return cache::load_snapshot(cache::plan_load(spec.files, opts, spec.cache), opts, notes);
 }
 
-std::string not_pending_reason(const model::Pod& pod) {
-  if (pod.pending()) {
-    return {};
-  }
-  if (!pod.node_name.empty()) {
-    return fmt::format(
-        "Pod {}/{} is bound to node \"{}\"; a preemptor is a pending pod (no spec.nodeName)",
-        pod.namespace_, pod.name, pod.node_name);
-  }
-  return fmt::format("Pod {}/{} has finished (phase {}); it cannot preempt", pod.namespace_,
-                     pod.name, pod.phase);
-}
-
 }  // namespace kpreempt::scenario

@@ -8,6 +8,7 @@
 #include "kpreempt/policy/lines.h"
 #include "kpreempt/scenario/cascade.h"
 #include "kpreempt/scenario/inputs.h"
+#include "kpreempt/scenario/lookup.h"
 #include "kpreempt/scenario/sequence.h"
 
 #include <fmt/format.h>
@@ -35,14 +36,22 @@ bool is_error(const Diagnostic& d) {
   return d.severity == Severity::error;
 }
 
+// How a scenario file names a preemptor, for hints; victims are a command's business.
+const Spelling& scenario_spelling() {
+  static const Spelling k_spelling{"kind: Pod, {}", "kind: Workload, {}",
+                                   "kpreempt explain --victim {}",
+                                   "kpreempt explain --victim workload/{}", "the cluster files"};
+  return k_spelling;
+}
+
 std::string find_pod(const model::Snapshot& snap, const std::string& ns, const std::string& name,
                      Subject& out) {
   auto id = snap.find_pod(ns, name);
   if (!id) {
-    return fmt::format("preemptor: no Pod {}/{} in the cluster files", ns, name);
+    return "preemptor: " + not_found(snap, {ns, name}, Looking::pending_pod, scenario_spelling());
   }
   out.pod = *id;
-  std::string reason = not_pending_reason(snap.pods()[*id]);
+  std::string reason = not_pending(snap.pods()[*id], scenario_spelling());
   return reason.empty() ? reason : "preemptor: " + reason;
 }
 
@@ -50,10 +59,12 @@ std::string find_workload(const model::Snapshot& snap, const std::string& ns,
                           const std::string& name, Subject& out) {
   auto id = model::find_workload(snap.kueue(), ns, name);
   if (!id) {
-    return fmt::format("preemptor: no Workload {}/{} in the cluster files", ns, name);
+    return "preemptor: " +
+           not_found(snap, {ns, name}, Looking::pending_workload, scenario_spelling());
   }
-  if (snap.kueue().workloads[*id].admitted) {
-    return fmt::format("preemptor: Workload {}/{} is already admitted", ns, name);
+  if (std::string problem = admitted_problem(snap.kueue().workloads[*id], scenario_spelling());
+      !problem.empty()) {
+    return "preemptor: " + problem;
   }
   out.workload = *id;
   return {};

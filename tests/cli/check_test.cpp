@@ -120,9 +120,11 @@ TEST_CASE("a missing preemptor is an input error, exit 2", "[check]") {
   Run r = check({(dir / "case.yaml").string(), "--allow-outside"});
   CHECK(r.code == 2);
   CHECK(r.err == (dir / "case.yaml").string() +
-                     ":3:12: error: preemptor: no Pod batch/etl-9 in the cluster files\n");
+                     ":3:12: error: preemptor: no Pod batch/etl-9 in the cluster files; did you "
+                     "mean batch/etl-0?\n");
   CHECK(r.out ==
-        "FAIL kpreempt-check-missing: error: preemptor: no Pod batch/etl-9 in the cluster files\n"
+        "FAIL kpreempt-check-missing: error: preemptor: no Pod batch/etl-9 in the cluster "
+        "files; did you mean batch/etl-0?\n"
         "0 passed, 1 failed\n");
   std::filesystem::remove_all(dir);
 }

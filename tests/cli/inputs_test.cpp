@@ -60,5 +60,6 @@ TEST_CASE("a pod bound to a node is refused as a preemptor in the same words eve
   CHECK(r.code == 2);
   CHECK(r.err ==
         "kpreempt: error: Pod research/notebook-bob is bound to node \"gpu-a100-1\"; a preemptor "
-        "is a pending pod (no spec.nodeName)\n");
+        "is a pending pod (no spec.nodeName); to see what could preempt it: --victim "
+        "research/notebook-bob\n");
 }

@@ -7,6 +7,7 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cctype>
 #include <cstdio>
 #include <fstream>
@@ -187,6 +188,21 @@ TEST_CASE("man -l renders kpreempt(1)", "[completion][man]") {
   CHECK(r.code == 0);
   CHECK(r.out.find("KPREEMPT(1)") != std::string::npos);
   CHECK(r.out.find("EXIT STATUS") != std::string::npos);
+}
+
+TEST_CASE("every environment variable the program reads is in kpreempt(1)", "[completion][man]") {
+  const std::string page = read_page("kpreempt.1");
+  const std::string environment = page.substr(page.find("\n.SH ENVIRONMENT"));
+  Run vars =
+      sh("grep -rhoE 'getenv\\(\"[A-Z_]+\"\\)' ../src | sed -E 's/.*\"(.*)\".*/\\1/' | "
+         "sort -u");
+  REQUIRE(vars.code == 0);
+  const std::vector<std::string> names = lines(vars.out);
+  CHECK(std::find(names.begin(), names.end(), "KPREEMPT_PAGER") != names.end());
+  for (const std::string& name : names) {
+    INFO(name);
+    CHECK(environment.find("\n.B " + name + "\n") != std::string::npos);
+  }
 }
 
 }  // namespace kpreempt::test

@@ -133,8 +133,8 @@ TEST_CASE("victim refuses unknown, pending and finished pods", "[cli][batch][vic
     Run r = victim("team-b/urgent", {});
     CHECK(r.code == 2);
     CHECK(r.err ==
-          "kpreempt: error: Pod team-b/urgent is pending; use --pod to explain it as a "
-          "preemptor\n");
+          "kpreempt: error: Pod team-b/urgent is pending; use --pod team-b/urgent to explain it "
+          "as a preemptor\n");
   }
   SECTION("finished") {
     Run r = victim("team-b/done", {});

@@ -349,8 +349,8 @@ TEST_CASE("victim says what it tried for a name it cannot find", "[cli][victim][
         "explain --no-cache -f " + k_dir + "kueue.yaml --victim team-b/big", true);
     CHECK(r.code == 2);
     CHECK(r.out ==
-          "kpreempt: error: Workload team-b/job-big-9e3d0 is pending; use --workload to explain "
-          "it as a preemptor\n");
+          "kpreempt: error: Workload team-b/job-big-9e3d0 is pending; use --workload "
+          "team-b/job-big-9e3d0 to explain it as a preemptor\n");
   }
 }
 

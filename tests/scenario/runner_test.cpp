@@ -127,7 +127,22 @@ TEST_CASE("a preemptor that is bound to a node makes the scenario an error", "[c
   CHECK(diags[0].loc.line == 4);
   CHECK(diags[0].message ==
         "preemptor: Pod ml/trainer-0 is bound to node \"gpu-1\"; a "
-        "preemptor is a pending pod (no spec.nodeName)");
+        "preemptor is a pending pod (no spec.nodeName); to see what could preempt it: kpreempt "
+        "explain --victim ml/trainer-0");
+}
+
+TEST_CASE("a scenario naming a pod as a Workload says so", "[check]") {
+  auto s = load("check/batch-spares-training");
+  s.preemptor.kind = "Workload";
+  s.preemptor.namespace_ = "ml";
+  s.preemptor.name = "trainer-0";
+  std::vector<Diagnostic> diags;
+  auto r = Runner(kpreempt::model::Instant{0, 0}).run(s, diags);
+  CHECK(r.status == Status::error);
+  REQUIRE(diags.size() == 1);
+  CHECK(diags[0].message ==
+        "preemptor: no Workload ml/trainer-0 in the cluster files; ml/trainer-0 is a Pod running "
+        "on node gpu-1: use kpreempt explain --victim ml/trainer-0");
 }
 
 TEST_CASE("args a policy rejects make the scenario an error", "[check]") {

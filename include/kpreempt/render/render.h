@@ -39,7 +39,8 @@ struct Explanation {
 };
 
 struct Style {
-  bool color = false;  // ANSI colours in text output
+  bool color = false;     // ANSI colours in text output
+  std::size_t width = 0;  // terminal columns text tables fit; 0: unlimited (not a terminal)
 };
 
 // The versioned output document (apiVersion kpreempt/v1alpha1); json/yaml print this.

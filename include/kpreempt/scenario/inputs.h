@@ -52,7 +52,4 @@ LoadedInputs load_inputs(const InputSpec& spec, std::vector<Diagnostic>& diags);
 // apart (`kpreempt snapshot`). Cache problems become warnings in `notes`.
 cache::SnapshotFile load_dump(const InputSpec& spec, std::vector<Diagnostic>& notes);
 
-// Why `pod` cannot be a preemptor (bound to a node, or finished), or empty when it is pending.
-std::string not_pending_reason(const model::Pod& pod);
-
 }  // namespace kpreempt::scenario

@@ -130,7 +130,7 @@ void pick(const Input& in, const QuotaState& quotas, const std::vector<model::No
     d.reasons.push_back(*w.tie);
   }
   capacity::add_victims(in, w.node, *states[w.node].dry, quotas, d);
-  d.summary = common::preempt_summary(in.snapshot, d, w.rank, w.decided_by);
+  d.summary = common::preempt_summary(d, w);
 }
 
 std::string unschedulable_summary(const Reason& reason, const PreFilter& pre) {

@@ -19,11 +19,16 @@ std::string plural(std::size_t n, std::string_view word) {
   return fmt::format("{} {}{}", n, word, n == 1 ? "" : "s");
 }
 
+// The victims' own priorities summed; upstream adds 2^31 to each before comparing sums.
+std::int64_t raw_sum(const CandidateRank& r) {
+  return r.sum_adjusted - r.victim_count * (std::int64_t{1} << 31);
+}
+
 std::string rank_detail(const CandidateRank& r) {
   return fmt::format(
-      "{} PDB violation(s), highest victim priority {}, {} victim(s), adjusted priority sum {}, "
+      "{} PDB violation(s), highest victim priority {}, {} victim(s), priority sum {}, "
       "earliest start {}",
-      r.pdb_violations, r.highest_victim_priority, r.victim_count, r.sum_adjusted,
+      r.pdb_violations, r.highest_victim_priority, r.victim_count, raw_sum(r),
       model::to_string(r.earliest_start));
 }
 
@@ -56,16 +61,34 @@ std::pair<Reason, std::string> node_code(const NodeState& s) {
   return {lost_on(*s.lost), rank_detail(*s.rank)};
 }
 
+// The sums as a person adds them, against the best loser's: with the 2^31 upstream adds per
+// victim, fewer victims can win with the higher sum, and the line says so rather than read false.
+std::string sum_text(const Winner& w) {
+  const std::string_view sentence = info(Criterion::sum_priorities).sentence;
+  if (!w.runner_up_rank) {
+    return std::string(sentence);
+  }
+  const CandidateRank& a = w.rank;
+  const CandidateRank& b = *w.runner_up_rank;
+  const bool fewer_wins = raw_sum(a) >= raw_sum(b);
+  return fmt::format("{}: {} over {} against {} over {} on {}{}", sentence, raw_sum(a),
+                     plural(static_cast<std::size_t>(a.victim_count), "victim"), raw_sum(b),
+                     b.victim_count, w.runner_up,
+                     fewer_wins ? ", fewer victims ranking first" : "");
+}
+
 // Why the winner won, as the summary says it: the deciding criterion and, where one number
 // decides, that number.
-std::string decided_text(Criterion c, const CandidateRank& rank) {
+std::string decided_text(const Winner& w) {
+  const Criterion c = *w.decided_by;
   const std::string_view sentence = info(c).sentence;
   switch (c) {
     case Criterion::pdb_violations:
-      return fmt::format("{} {}", sentence, rank.pdb_violations);
+      return fmt::format("{} {}", sentence, w.rank.pdb_violations);
     case Criterion::highest_victim_priority:
-      return fmt::format("{} {}", sentence, rank.highest_victim_priority);
+      return fmt::format("{} {}", sentence, w.rank.highest_victim_priority);
     case Criterion::sum_priorities:
+      return sum_text(w);
     case Criterion::victim_count:
     case Criterion::start_time:
       break;
@@ -141,15 +164,20 @@ void add_node_verdicts(const Filters& f, std::vector<NodeState>& states, Decisio
   }
 }
 
-std::string preempt_summary(const model::Snapshot& snap, const Decision& d,
-                            const CandidateRank& rank, std::optional<Criterion> decided_by) {
-  (void)snap;
+std::string preempt_summary(const Decision& d, const Winner& w) {
   std::string why;
   if (!d.tied_nodes.empty()) {
-    why = fmt::format("tied with {} on every criterion; first by name",
-                      fmt::join(d.tied_nodes.begin() + 1, d.tied_nodes.end(), ", "));
-  } else if (decided_by) {
-    why = decided_text(*decided_by, rank);
+    // On a big cluster hundreds of nodes tie: a few names say it, d.tied_nodes lists them all.
+    constexpr std::size_t k_named = 3;
+    const auto others = d.tied_nodes.begin() + 1;
+    const std::size_t count = d.tied_nodes.size() - 1;
+    why = count <= k_named + 1
+              ? fmt::format("tied with {} on every criterion; first by name",
+                            fmt::join(others, d.tied_nodes.end(), ", "))
+              : fmt::format("tied with {} and {} other nodes on every criterion; first by name",
+                            fmt::join(others, others + k_named, ", "), count - k_named);
+  } else if (w.decided_by) {
+    why = decided_text(w);
   } else {
     why = "the only candidate";
   }
@@ -203,7 +231,14 @@ Winner choose_winner(const Input& in, const std::vector<model::NodeId>& candidat
   for (std::size_t i = 0; i < candidates.size(); ++i) {
     states[candidates[i]].lost = pick.lost[i];
   }
-  Winner w{candidates[pick.winner], ranks[pick.winner], pick.decided_by, {}};
+  Winner w{candidates[pick.winner], ranks[pick.winner], pick.decided_by, {}, {}, {}};
+  for (std::size_t i = 0; i < candidates.size(); ++i) {
+    if (pick.decided_by == Criterion::sum_priorities && pick.lost[i] == pick.decided_by &&
+        (!w.runner_up_rank || ranks[i].sum_adjusted < w.runner_up_rank->sum_adjusted)) {
+      w.runner_up = in.snapshot.nodes()[candidates[i]].name;
+      w.runner_up_rank = ranks[i];
+    }
+  }
   for (std::size_t i : pick.tied) {
     d.tied_nodes.push_back(in.snapshot.nodes()[candidates[i]].name);
     states[candidates[i]].tied = true;

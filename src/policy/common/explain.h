@@ -31,6 +31,10 @@ struct Winner {
   CandidateRank rank;
   std::optional<Criterion> decided_by;  // the criterion that left one candidate; none when tied
   std::optional<Reason> tie;            // tie with the tied nodes when candidates stayed equal
+  // Decided by the sum of priorities: the best of the nodes that lost on it, and its rank, whose
+  // numbers the summary compares.
+  std::string runner_up;
+  std::optional<CandidateRank> runner_up_rank;
 };
 
 // Ranks the candidates (in node-name order), records rank, lost criterion, tie and win on
@@ -47,8 +51,7 @@ void add_victims(const Input& in, model::NodeId winner, const DryRun& dry, Decis
 // dry runs' pod verdicts are moved out of `states`.
 void add_node_verdicts(const Filters& f, std::vector<NodeState>& states, Decision& d);
 
-std::string preempt_summary(const model::Snapshot& snap, const Decision& d,
-                            const CandidateRank& rank, std::optional<Criterion> decided_by);
+std::string preempt_summary(const Decision& d, const Winner& w);
 // For every outcome but preempt, from d.reasons.
 std::string other_summary(const model::Snapshot& snap, const std::vector<NodeState>& states,
                           const Decision& d);

@@ -38,6 +38,34 @@ std::string borrow_text(const Report& r) {
   return fmt::format("borrowing from cohort {}", cq.cohort);
 }
 
+// The victims as the summary counts them: of the preemptor's scope ("ClusterQueue c1 and
+// cohort x") when all are in its ClusterQueue, else each in its own ClusterQueue, as reclaiming
+// from the cohort evicts workloads of other queues.
+std::string victims_text(const Report& r, const Decision& d, const std::string& scope) {
+  const std::string& own = r.ctx.quota.cq(r.ctx.p.cq).name;
+  std::vector<std::pair<std::string, std::size_t>> per_queue;
+  for (const Victim& v : d.victims) {
+    auto it = std::find_if(per_queue.begin(), per_queue.end(),
+                           [&](const auto& q) { return q.first == v.queue; });
+    if (it == per_queue.end()) {
+      per_queue.emplace_back(v.queue, 1);
+    } else {
+      ++it->second;
+    }
+  }
+  if (per_queue.empty() || (per_queue.size() == 1 && per_queue.front().first == own)) {
+    return fmt::format("{} workload(s) of {}", d.victims.size(), scope);
+  }
+  std::vector<std::string> parts;
+  for (const auto& [queue, n] : per_queue) {
+    parts.push_back(
+        fmt::format("{}{} of ClusterQueue {}", n, parts.empty() ? " workload(s)" : "", queue));
+  }
+  const std::size_t comma = scope.find(" and ");
+  const std::string within = comma == std::string::npos ? "" : ", in" + scope.substr(comma + 4);
+  return fmt::format("{}{}{}", fmt::join(parts, " and "), within, within.empty() ? "" : ",");
+}
+
 std::string summary(const Report& r, const Decision& d) {
   std::string who = model::to_string(r.ctx.p.ref);
   if (r.ctx.p.derived_from) {
@@ -58,9 +86,8 @@ std::string summary(const Report& r, const Decision& d) {
                          q.name, flavors, borrow_text(r));
     case Outcome::preempt:
       return fmt::format(
-          "{} is admitted to ClusterQueue {} with flavors {}, {}, once {} "
-          "workload(s) of {} are evicted",
-          who, q.name, flavors, borrow_text(r), d.victims.size(), scope);
+          "{} is admitted to ClusterQueue {} with flavors {}, {}, once {} are evicted", who, q.name,
+          flavors, borrow_text(r), victims_text(r, d, scope));
     case Outcome::unschedulable:
       break;
   }
