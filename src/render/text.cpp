@@ -106,9 +106,28 @@ struct NodeGroup {
   std::vector<const policy::NodeVerdict*> nodes;
 };
 
-// Every node but the chosen one, grouped by code unless `wide`: candidates first (they came
-// closest), then in name order of each group's first node. ClusterQueues are few and each
-// counts its own victims: they are never grouped.
+// Up to this many nodes of one code are listed each on its own line: a line per node costs
+// little then, and their details (which differ in counts) stay visible.
+constexpr std::size_t k_listed_alike = 3;
+
+// Splits the groups of few nodes into one group per node, in place and in order.
+void list_small_groups(std::vector<NodeGroup>& groups) {
+  std::vector<NodeGroup> out;
+  for (NodeGroup& g : groups) {
+    if (g.nodes.size() > k_listed_alike) {
+      out.push_back(std::move(g));
+      continue;
+    }
+    for (const policy::NodeVerdict* n : g.nodes) {
+      out.push_back({g.code, {n}});
+    }
+  }
+  groups = std::move(out);
+}
+
+// Every node but the chosen one, grouped by code unless `wide` (a code of a few nodes listed
+// node by node): candidates first (they came closest), then in name order of each group's
+// first node. ClusterQueues are few and each counts its own victims: they are never grouped.
 std::vector<NodeGroup> node_groups(const policy::Decision& d, bool wide) {
   const bool each = wide || d.verdict_unit != policy::VerdictUnit::node;
   std::vector<NodeGroup> groups;
@@ -127,6 +146,7 @@ std::vector<NodeGroup> node_groups(const policy::Decision& d, bool wide) {
   }
   std::stable_partition(groups.begin(), groups.end(),
                         [](const NodeGroup& g) { return g.nodes.front()->rank.has_value(); });
+  list_small_groups(groups);
   return groups;
 }
 

@@ -97,7 +97,7 @@ TEST_CASE("text groups alike nodes, wide lists each", "[cli][text]") {
   CHECK(kpreempt::test::occurrences(wide.out, "lost:highest-victim-priority") == 50);
 }
 
-TEST_CASE("a lone node of its code is named, never \"1 nodes\"", "[cli][text]") {
+TEST_CASE("a few nodes of one code are named one by one, never \"1 nodes\"", "[cli][text]") {
   Run r = kpreempt::test::run_binary(
       "explain --no-cache -f testdata/demo/cluster.yaml --pod ml/trainer-0 --policy default "
       "--now 2026-11-25T00:00:00Z",
@@ -105,7 +105,12 @@ TEST_CASE("a lone node of its code is named, never \"1 nodes\"", "[cli][text]") 
   REQUIRE(r.code == 0);
   CHECK_FALSE(has(r.out, "1 nodes"));
   CHECK(has(r.out, "    gpu-a100-4 "));
-  CHECK(has(r.out, "    2 nodes like cpu-1 "));
+  // Two of a code: each keeps its own detail (the PDB violations differ).
+  CHECK(has(r.out, "    cpu-1 "));
+  CHECK(has(r.out, "    gpu-a100-2  lost:pdb-violations"));
+  CHECK(has(r.out, "  1 PDB violation(s), highest victim priority 1000"));
+  CHECK(has(r.out, "    gpu-a100-3  lost:pdb-violations"));
+  CHECK(has(r.out, "  2 PDB violation(s), highest victim priority 5000"));
 }
 
 TEST_CASE("text says what changes how the answer reads", "[cli][text]") {
