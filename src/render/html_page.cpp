@@ -3,6 +3,8 @@
 // SVG <title> elements, which every browser shows on hover.
 #include "render/html_page.h"
 
+#include "kpreempt/render/xml.h"
+
 #include <fmt/format.h>
 
 #include <ostream>
@@ -55,35 +57,10 @@ svg .evicted { fill: #e5534b; } svg .admitted { fill: #1a7f37; }
 
 }  // namespace
 
+// HTML reads XML's five escapes, and a page must not carry control characters or broken
+// UTF-8 either: the XML escaping serves both.
 std::string esc(std::string_view text) {
-  std::string out;
-  out.reserve(text.size());
-  for (const char c : text) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\'':
-        out += "&#39;";
-        break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20 && c != '\n' && c != '\t') {
-          out += "\xEF\xBF\xBD";
-        } else {
-          out += c;
-        }
-    }
-  }
-  return out;
+  return xml_escape(text);
 }
 
 void begin_page(std::ostream& out, std::string_view title) {

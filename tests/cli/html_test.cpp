@@ -163,7 +163,7 @@ TEST_CASE("explain -o html prints hostile text from the dump as text", "[cli][ht
     CHECK(occurrences(page, "onerror=") == occurrences(page, "&lt;img src=x onerror=alert(1)&gt;"));
   }
   const std::string page = html(args + "--pod ml/evil").out;
-  CHECK(page.find("x&quot;&gt;&lt;script&gt;alert(&#39;pwned&#39;)&lt;/script&gt;&lt;img src=x "
+  CHECK(page.find("x&quot;&gt;&lt;script&gt;alert(&apos;pwned&apos;)&lt;/script&gt;&lt;img src=x "
                   "onerror=alert(1)&gt;&amp;amp;") != std::string::npos);
 }
 
