@@ -68,6 +68,7 @@ Json node_json(const policy::NodeVerdict& n) {
   Json j;
   j["name"] = n.node;
   j["code"] = reason_text(n.code);
+  j["reasonText"] = reason_sentence(n.code);
   if (!n.detail.empty()) {
     j["detail"] = n.detail;
   }
@@ -80,6 +81,7 @@ Json node_json(const policy::NodeVerdict& n) {
     pj["priority"] = p.priority;
     pj["victim"] = p.victim;
     pj["code"] = reason_text(p.code);
+    pj["reasonText"] = reason_sentence(p.code);
     if (!p.detail.empty()) {
       pj["detail"] = p.detail;
     }
@@ -114,10 +116,13 @@ Json result_json(const policy::Decision& d) {
   }
   j["summary"] = d.summary;
   Json reasons = Json::array();
+  Json texts = Json::array();
   for (const policy::Reason& r : d.reasons) {
     reasons.push_back(reason_text(r));
+    texts.push_back(reason_sentence(r));
   }
   j["reasons"] = std::move(reasons);
+  j["reasonTexts"] = std::move(texts);  // one sentence per code of `reasons`, in its order
   Json victims = Json::array();
   for (const auto& v : d.victims) {
     Json vj = ref_json(v.ref);
@@ -126,6 +131,7 @@ Json result_json(const policy::Decision& d) {
     }
     vj["priority"] = v.priority;
     vj["reason"] = reason_text(v.reason);
+    vj["reasonText"] = reason_sentence(v.reason);
     if (!v.queue.empty()) {
       vj["queue"] = v.queue;
     }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// The one place a reason becomes text: its stable name and, after a colon, its subject.
+// The one place a reason becomes text: its stable name and, after a colon, its subject; and
+// the sentence that says what it means.
 #include "kpreempt/render/render.h"
 
 #include <fmt/format.h>
@@ -12,6 +13,10 @@ std::string reason_text(const policy::Reason& reason) {
     out += fmt::format(":{}", fmt::join(reason.subject, ","));
   }
   return out;
+}
+
+std::string reason_sentence(const policy::Reason& reason) {
+  return std::string(policy::info(reason.code).sentence);
 }
 
 }  // namespace kpreempt::render

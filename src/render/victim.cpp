@@ -369,6 +369,7 @@ Json threat_json(const model::Snapshot& snap, const VictimThreat& t) {
     j["node"] = t.node;
   }
   j["reason"] = reason_text(t.reason);
+  j["reasonText"] = reason_sentence(t.reason);
   return j;
 }
 
@@ -438,6 +439,7 @@ Json explainer_json(const model::Snapshot& snap, const Explainer& x) {
       sj["outcome"] = policy::to_string(s.outcome);
       if (s.reason) {
         sj["reason"] = reason_text(*s.reason);
+        sj["reasonText"] = reason_sentence(*s.reason);
       }
       stances.push_back(std::move(sj));
     }

@@ -25,6 +25,8 @@ std::string preemptor_name(const model::Snapshot& snap, model::PodId pod, std::u
 // A reason as the JSON contract and the tables print it: its stable name, then a colon and its
 // subject's names joined by commas when it has a subject ("tie:n1,n2", "pdb-violation:ns/pdb").
 std::string reason_text(const policy::Reason& reason);
+// What the reason's code means, in one sentence (the code table's; "reasonText" in JSON).
+std::string reason_sentence(const policy::Reason& reason);
 
 // `explain --codes`: every reason code with the placeholder for its subject and its meaning,
 // then the node-pick criteria; json/yaml print a `kind: ReasonCodes` document.
