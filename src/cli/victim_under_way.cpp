@@ -98,10 +98,8 @@ void explain_pending(const ExplainOptions& o, const model::Snapshot& snap, model
 // group) when Kueue evicted it: the pod then goes because its Workload did.
 const model::Workload* evicted_workload_of(const model::Snapshot& snap, const model::Pod& pod) {
   std::vector<model::ObjectRef> owners{{"Pod", pod.namespace_, pod.name}};
-  for (const model::OwnerReference& o : pod.owners) {
-    if (o.controller) {
-      owners.push_back({o.kind, pod.namespace_, o.name});
-    }
+  if (const model::OwnerReference* o = model::controller_of(pod)) {
+    owners.push_back({o->kind, pod.namespace_, o->name});
   }
   for (const model::Workload& w : snap.kueue().workloads) {
     if (w.owner && eviction_under_way(w) &&

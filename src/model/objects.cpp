@@ -33,6 +33,15 @@ bool kept_pod_annotation(std::string_view key) {
          under("koordinator.sh") || under("scheduling.sigs.k8s.io") || under("scheduling.x-k8s.io");
 }
 
+const OwnerReference* controller_of(const Pod& pod) {
+  for (const OwnerReference& o : pod.owners) {
+    if (o.controller) {
+      return &o;
+    }
+  }
+  return nullptr;
+}
+
 const std::string* find(const StringMap& m, std::string_view key) {
   const auto it = lower(m, key);
   if (it == m.end() || it->first != key) {

@@ -18,15 +18,6 @@ constexpr std::size_t k_threats_tried = 3;
 // Cordoned nodes tried one by one.
 constexpr std::size_t k_nodes_tried = 16;
 
-const model::OwnerReference* controller(const model::Pod& pod) {
-  for (const model::OwnerReference& o : pod.owners) {
-    if (o.controller) {
-      return &o;
-    }
-  }
-  return nullptr;
-}
-
 std::string show_int(std::int64_t v) {
   return std::to_string(v);
 }
@@ -470,7 +461,7 @@ std::vector<Knob> knobs_for(const KnobContext& ctx) {
 namespace kpreempt::scenario {
 
 std::optional<model::ObjectRef> workload_of(const model::Pod& pod) {
-  const model::OwnerReference* owner = knobs::controller(pod);
+  const model::OwnerReference* owner = model::controller_of(pod);
   if (owner == nullptr) {
     return std::nullopt;
   }

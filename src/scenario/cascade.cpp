@@ -20,11 +20,6 @@
 namespace kpreempt::scenario {
 namespace {
 
-std::string ref_text(const model::ObjectRef& r) {
-  const std::string name = r.namespace_.empty() ? r.name : r.namespace_ + "/" + r.name;
-  return r.kind == "Pod" ? name : r.kind + " " + name;
-}
-
 // The pending preemptors some run takes, in queue order.
 std::vector<render::Explanation> pending(const model::Snapshot& snap, const RunFor& run_for,
                                          model::Instant now) {

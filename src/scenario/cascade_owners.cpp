@@ -19,20 +19,6 @@ namespace {
 constexpr std::string_view k_completion_index = "batch.kubernetes.io/job-completion-index";
 constexpr std::string_view k_index_failures = "batch.kubernetes.io/job-index-failure-count";
 
-std::string ref_text(const model::ObjectRef& r) {
-  const std::string name = r.namespace_.empty() ? r.name : r.namespace_ + "/" + r.name;
-  return r.kind == "Pod" ? name : r.kind + " " + name;
-}
-
-const model::OwnerReference* controller_of(const model::Pod& p) {
-  for (const model::OwnerReference& o : p.owners) {
-    if (o.controller) {
-      return &o;
-    }
-  }
-  return nullptr;
-}
-
 bool recreates(const std::string& kind) {
   return kind == "ReplicaSet" || kind == "StatefulSet" || kind == "DaemonSet" || kind == "Job";
 }
@@ -78,6 +64,11 @@ std::string resubmitted(const model::Pod& pod) {
 
 }  // namespace
 
+std::string ref_text(const model::ObjectRef& r) {
+  const std::string name = r.namespace_.empty() ? r.name : r.namespace_ + "/" + r.name;
+  return r.kind == "Pod" ? name : r.kind + " " + name;
+}
+
 // The Job controller sees a round's failures of one Job together: when they fail the Job,
 // none of them comes back, so every fate is known before any pod is made again.
 void Owners::bring_back(model::Snapshot& snap, model::SnapshotEdit& edit, model::Instant now,
@@ -101,7 +92,7 @@ void Owners::bring_back(model::Snapshot& snap, model::SnapshotEdit& edit, model:
       continue;
     }
     const model::Pod& pod = snap.pods()[*id];
-    const model::OwnerReference* owner = controller_of(pod);
+    const model::OwnerReference* owner = model::controller_of(pod);
     if (owner == nullptr || !recreates(owner->kind)) {
       r.gone.push_back(owner == nullptr ? name + " (no controller)"
                                         : fmt::format("{} ({} {} not modelled)", name, owner->kind,
@@ -220,10 +211,10 @@ Owners::Fate Owners::count_failure(const model::Job* job, JobState& s, const std
 // A failed Job's controller deletes its pods still running or pending (deleteActivePods).
 void Owners::fail_job(model::Snapshot& snap, model::SnapshotEdit& edit, const model::Pod& pod,
                       render::CascadeRound& r) {
-  const std::string job_name = controller_of(pod)->name;
+  const std::string job_name = model::controller_of(pod)->name;
   for (model::PodId id = 0; id < snap.pods().size(); ++id) {
     const model::Pod& p = snap.pods()[id];
-    const model::OwnerReference* o = controller_of(p);
+    const model::OwnerReference* o = model::controller_of(p);
     if (&p == &pod || p.terminal() || p.namespace_ != pod.namespace_ || o == nullptr ||
         o->kind != "Job" || o->name != job_name) {
       continue;

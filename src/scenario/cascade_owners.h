@@ -17,6 +17,9 @@
 
 namespace kpreempt::scenario {
 
+// A victim as a cascade names it: "ns/name" for a pod, "Workload ns/name" otherwise.
+std::string ref_text(const model::ObjectRef& r);
+
 // One victim and how it went: kube-scheduler and the schedulers built on its preemption
 // (Koordinator, CapacityScheduling) set a DisruptionTarget condition on the pods they preempt;
 // YuniKorn's shim deletes them without one (yunikorn-k8shim pkg/client SchedulerKubeClient

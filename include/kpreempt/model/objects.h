@@ -182,6 +182,10 @@ struct Pod {
   bool pending() const { return node_name.empty() && !terminal(); }
 };
 
+// The owner reference marked controller (the ReplicaSet, Job, ... that makes the pod), or
+// nullptr.
+const OwnerReference* controller_of(const Pod& pod);
+
 struct PriorityClass {
   std::string name;
   std::int32_t value = 0;
