@@ -7,6 +7,8 @@
 // (v1beta1 enable: false is no fair sharing), pkg/config/validation.go validateFairSharing.
 #include "load/decode.h"
 
+#include "kpreempt/model/kueue.h"
+
 #include <fmt/format.h>
 
 #include <array>
@@ -17,14 +19,8 @@ namespace {
 constexpr std::string_view k_namespace = "kueue-system";
 constexpr std::string_view k_name = "kueue-manager-config";
 constexpr std::string_view k_key = "controller_manager_config.yaml";
-constexpr std::string_view k_final = "LessThanOrEqualToFinalShare";
-constexpr std::string_view k_initial = "LessThanInitialShare";
-
-// validStrategySets: one strategy, or both in this order.
-bool valid_set(const std::vector<std::string>& s) {
-  return (s.size() == 1 && (s[0] == k_final || s[0] == k_initial)) ||
-         (s.size() == 2 && s[0] == k_final && s[1] == k_initial);
-}
+constexpr std::string_view k_final = model::k_final_share_strategy;
+constexpr std::string_view k_initial = model::k_initial_share_strategy;
 
 std::vector<std::string> strategies(const Field& fs, bool v1beta1) {
   Field list = fs["preemptionStrategies"];
@@ -43,7 +39,7 @@ std::vector<std::string> strategies(const Field& fs, bool v1beta1) {
   if (out.empty()) {
     fs.fail("preemptionStrategies must be specified; Kueue refuses to start without them");
   }
-  if (!valid_set(out)) {
+  if (!model::valid_strategy_set(out)) {
     list.fail(fmt::format("Kueue accepts only [{0}], [{1}] or [{0}, {1}]", k_final, k_initial));
   }
   return out;

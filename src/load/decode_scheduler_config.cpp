@@ -36,18 +36,14 @@ void flatten(const Field& f, const std::string& prefix, model::StringMap& out) {
   }
 }
 
-bool names_default_preemption(const Field& disabled) {
-  bool found = false;
-  disabled.each_item([&](const Field& p) {
-    found = found || p["name"].str() == "DefaultPreemption" || p["name"].str() == "*";
-  });
-  return found;
-}
-
 bool names_plugin(const Field& list, std::string_view name) {
   bool found = false;
   list.each_item([&](const Field& p) { found = found || p["name"].str() == name; });
   return found;
+}
+
+bool names_default_preemption(const Field& disabled) {
+  return names_plugin(disabled, "DefaultPreemption") || names_plugin(disabled, "*");
 }
 
 bool enables_capacity_scheduling(const Field& plugins) {

@@ -144,4 +144,11 @@ Instant queue_order_time(const Workload& w) {
   return w.creation_timestamp.value_or(Instant{});
 }
 
+bool valid_strategy_set(const std::vector<std::string>& names) {
+  const bool one = names.size() == 1 &&
+                   (names[0] == k_final_share_strategy || names[0] == k_initial_share_strategy);
+  return one || (names.size() == 2 && names[0] == k_final_share_strategy &&
+                 names[1] == k_initial_share_strategy);
+}
+
 }  // namespace kpreempt::model

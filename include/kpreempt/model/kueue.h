@@ -102,6 +102,12 @@ struct KueueCohort {
   SourceLoc loc;
 };
 
+// Kueue's fair-sharing preemption strategies. A valid list (pkg/config/validation.go
+// validStrategySets) is one of them, or both in this order.
+inline constexpr std::string_view k_final_share_strategy = "LessThanOrEqualToFinalShare";
+inline constexpr std::string_view k_initial_share_strategy = "LessThanInitialShare";
+bool valid_strategy_set(const std::vector<std::string>& names);
+
 // What the kueue policy reads of Kueue's own Configuration (config.kueue.x-k8s.io, kind
 // Configuration), usually kept in ConfigMap kueue-system/kueue-manager-config.
 struct KueueConfiguration {

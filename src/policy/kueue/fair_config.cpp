@@ -38,9 +38,7 @@ std::vector<Strategy> parse_strategies(const std::vector<std::string>& names, st
                       to_string(Strategy::final_share), to_string(Strategy::initial_share)));
     }
   }
-  bool valid = out.size() == 1 || (out.size() == 2 && out[0] == Strategy::final_share &&
-                                   out[1] == Strategy::initial_share);
-  if (!valid) {
+  if (!model::valid_strategy_set(names)) {
     throw UsageError(
         fmt::format("{}: Kueue accepts only {}, {} or {},{}", at, to_string(Strategy::final_share),
                     to_string(Strategy::initial_share), to_string(Strategy::final_share),

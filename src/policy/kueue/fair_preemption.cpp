@@ -395,7 +395,8 @@ std::string step_text(const QuotaModel& q, const FairStep& s) {
 }  // namespace
 
 std::string_view to_string(Strategy s) {
-  return s == Strategy::final_share ? "LessThanOrEqualToFinalShare" : "LessThanInitialShare";
+  return s == Strategy::final_share ? model::k_final_share_strategy
+                                    : model::k_initial_share_strategy;
 }
 
 Search find_fair_targets(Context& ctx, const FRSet& needs, const FRAmounts& requests) {
