@@ -53,13 +53,30 @@ std::optional<std::uint64_t> content_hash(const fs::path& p) {
   return out;
 }
 
-// Size, mtime and, for a regular file, a hash of its bytes.
-std::string stamp(const fs::path& p, const struct stat& st) {
-  std::string out = fmt::format("{} {}.{:09}", st.st_size, st.st_mtim.tv_sec, st.st_mtim.tv_nsec);
-  if (S_ISREG(st.st_mode)) {
+// A file changed this recently may change again within the same timestamp tick (or, on
+// coarse file systems, the same two seconds) without its times moving.
+constexpr std::int64_t k_racy_ns = std::int64_t{10} * 1'000'000'000;
+
+std::int64_t ns_of(const struct timespec& t) {
+  return std::int64_t{t.tv_sec} * 1'000'000'000 + t.tv_nsec;
+}
+
+bool racy(const struct stat& st, std::int64_t now_ns) {
+  return std::max(ns_of(st.st_mtim), ns_of(st.st_ctim)) > now_ns - k_racy_ns;
+}
+
+// Size, inode, mtime and ctime; and for a regular file changed in the last seconds, a hash of
+// its bytes. Any write, truncation or restored mtime moves the ctime, which no user can set
+// back, so hashing every file (as long as reading it) would only catch a change within one
+// timestamp tick of the last one: the racy case, as git calls it, hashed here. An entry
+// written while its input was racy misses once later, when the hash leaves the key.
+std::string stamp(const fs::path& p, const struct stat& st, std::int64_t now_ns) {
+  std::string out = fmt::format("{} {} {}.{:09} {}.{:09}", st.st_size, st.st_ino, st.st_mtim.tv_sec,
+                                st.st_mtim.tv_nsec, st.st_ctim.tv_sec, st.st_ctim.tv_nsec);
+  if (S_ISREG(st.st_mode) && racy(st, now_ns)) {
     std::optional<std::uint64_t> h = content_hash(p);
     out += h ? fmt::format(" {:016x}", *h) : " unreadable";
-  } else if (!S_ISDIR(st.st_mode)) {
+  } else if (!S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
     out += " special";
   }
   return out;
@@ -69,7 +86,8 @@ using Visited = std::set<std::pair<dev_t, ino_t>>;
 
 // Every file of a folder counts, not only the ones the loader reads: a spare change costs a
 // miss, a missed change would cost a wrong answer. Folder mtimes catch added and removed files.
-bool add_folder(const fs::path& dir, bool recursive, Key& key, Visited& visited) {
+bool add_folder(const fs::path& dir, bool recursive, Key& key, Visited& visited,
+                std::int64_t now_ns) {
   std::error_code ec;
   std::vector<fs::path> entries;
   for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
@@ -87,13 +105,13 @@ bool add_folder(const fs::path& dir, bool recursive, Key& key, Visited& visited)
     if (S_ISDIR(st.st_mode)) {
       // A folder met again (a link loop) is read once by the loader too.
       if (recursive && visited.emplace(st.st_dev, st.st_ino).second) {
-        key.text += fmt::format("d {} {}\n", p.string(), stamp(p, st));
-        if (!add_folder(p, recursive, key, visited)) {
+        key.text += fmt::format("d {} {}\n", p.string(), stamp(p, st, now_ns));
+        if (!add_folder(p, recursive, key, visited, now_ns)) {
           return false;
         }
       }
     } else {
-      key.text += fmt::format("f {} {}\n", p.string(), stamp(p, st));
+      key.text += fmt::format("f {} {}\n", p.string(), stamp(p, st, now_ns));
       key.total_bytes += static_cast<std::uint64_t>(st.st_size);
     }
   }
@@ -126,7 +144,13 @@ std::uint64_t min_bytes() {
   return ec == std::errc() && end == text.data() + text.size() ? n : k_default_min_bytes;
 }
 
-std::optional<Key> make_key(const std::vector<std::string>& files, bool recursive) {
+std::optional<Key> make_key(const std::vector<std::string>& files, bool recursive,
+                            std::optional<std::int64_t> now_ns) {
+  if (!now_ns) {
+    struct timespec now {};
+    ::clock_gettime(CLOCK_REALTIME, &now);
+    now_ns = ns_of(now);
+  }
   Key key;
   key.identity = fmt::format("kpreempt {} format {} recursive {}\n", tool_version(),
                              k_format_version, recursive ? 1 : 0);
@@ -142,15 +166,15 @@ std::optional<Key> make_key(const std::vector<std::string>& files, bool recursiv
     key.identity += fmt::format("input {} {}\n", canonical.string(), file);
     if (S_ISDIR(st.st_mode)) {
       Key inner;
-      inner.text = fmt::format("d {} {}\n", canonical.string(), stamp(canonical, st));
+      inner.text = fmt::format("d {} {}\n", canonical.string(), stamp(canonical, st, *now_ns));
       Visited visited{{st.st_dev, st.st_ino}};
-      if (!add_folder(canonical, recursive, inner, visited)) {
+      if (!add_folder(canonical, recursive, inner, visited, *now_ns)) {
         return std::nullopt;
       }
       stamps += inner.text;
       key.total_bytes += inner.total_bytes;
     } else {
-      stamps += fmt::format("f {} {}\n", canonical.string(), stamp(canonical, st));
+      stamps += fmt::format("f {} {}\n", canonical.string(), stamp(canonical, st, *now_ns));
       key.total_bytes += static_cast<std::uint64_t>(st.st_size);
     }
   }

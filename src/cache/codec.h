@@ -7,17 +7,21 @@
 #include "kpreempt/model/quantity.h"
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <concepts>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <exception>
 #include <limits>
 #include <map>
+#include <numeric>
 #include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -93,6 +97,19 @@ struct IsMap : std::false_type {};
 template <class K, class V>
 struct IsMap<std::map<K, V>> : std::true_type {};
 
+// A long vector stored as independent chunks, each with its byte length, so that a reader
+// decodes the chunks on several threads. The chunk count is fixed, not the machine's: the
+// same snapshot is the same bytes everywhere.
+template <class T>
+struct Chunked {
+  std::vector<T>& v;
+};
+template <class T>
+struct IsChunked : std::false_type {};
+template <class T>
+struct IsChunked<Chunked<T>> : std::true_type {};
+inline constexpr std::size_t k_chunks = 8;
+
 class Writer {
  public:
   template <class... T>
@@ -135,8 +152,31 @@ class Writer {
     } else if constexpr (IsPair<T>::value) {
       put(v.first);
       put(v.second);
+    } else if constexpr (IsChunked<T>::value) {
+      put_chunked(v.v);
     } else {
       visit(*this, const_cast<T&>(v));  // visit() only reads through a Writer
+    }
+  }
+
+  // The element count, then per chunk its element count and byte length, then the chunks.
+  template <class T>
+  void put_chunked(const std::vector<T>& v) {
+    count(v.size());
+    std::vector<std::string> chunks;
+    for (std::size_t k = 0; k < k_chunks; ++k) {
+      Writer w;
+      const std::size_t from = v.size() * k / k_chunks;
+      const std::size_t to = v.size() * (k + 1) / k_chunks;
+      for (std::size_t i = from; i < to; ++i) {
+        w.put(v[i]);
+      }
+      put(static_cast<std::uint32_t>(to - from));
+      put(static_cast<std::uint64_t>(w.m_out.size()));
+      chunks.push_back(std::move(w.m_out));
+    }
+    for (const std::string& c : chunks) {
+      m_out.append(c);
     }
   }
 
@@ -149,6 +189,11 @@ inline bool valid_utf8(std::string_view s) {
   const auto* p = reinterpret_cast<const unsigned char*>(s.data());
   const auto* end = p + s.size();
   while (p < end) {
+    std::uint64_t word = 0;
+    if (end - p >= 8 && (std::memcpy(&word, p, 8), (word & 0x8080808080808080ULL) == 0)) {
+      p += 8;  // eight ASCII bytes at once: most text in a dump is ASCII
+      continue;
+    }
     if (*p < 0x80) {
       ++p;
       continue;
@@ -203,7 +248,9 @@ class Reader {
 
   template <class T>
   void get(T& v) {
-    if constexpr (IsVector<T>::value) {
+    if constexpr (IsChunked<T>::value) {
+      get_chunked(v.v);
+    } else if constexpr (IsVector<T>::value) {
       get_vector(v);
     } else if constexpr (IsMap<T>::value) {
       get_map(v);
@@ -270,6 +317,91 @@ class Reader {
     v.reserve(std::min(n, static_cast<std::size_t>(m_end - m_p) / 8 + 1));
     for (; n > 0; --n) {
       get(v.emplace_back());
+    }
+  }
+
+  template <class T>
+  void get_chunked(std::vector<T>& v) {
+    const std::size_t n = count();
+    std::array<std::uint32_t, k_chunks> sizes{};
+    std::array<std::uint64_t, k_chunks> lengths{};
+    std::uint64_t total = 0;
+    for (std::size_t k = 0; k < k_chunks; ++k) {
+      get(sizes[k]);
+      get(lengths[k]);
+      total += sizes[k];
+    }
+    if (total != n) {
+      throw DecodeError("a chunked vector's chunks disagree with its length");
+    }
+    std::array<std::string_view, k_chunks> bytes{};
+    for (std::size_t k = 0; k < k_chunks; ++k) {
+      if (lengths[k] > static_cast<std::uint64_t>(m_end - m_p)) {
+        throw DecodeError("a length exceeds the payload");
+      }
+      const auto length = static_cast<std::size_t>(lengths[k]);
+      bytes[k] = std::string_view(take(length), length);
+    }
+    // Decoded in place when the element count is plausible for the bytes; a count no real
+    // file has (elements far smaller than their size in memory) is read one element at a
+    // time, growing the vector, so a corrupt count never reserves memory the file cannot fill.
+    const std::uint64_t encoded = std::accumulate(lengths.begin(), lengths.end(), std::uint64_t{0});
+    if (static_cast<std::uint64_t>(n) * sizeof(T) > 4 * encoded + (std::uint64_t{1} << 20)) {
+      v.clear();
+      for (std::size_t k = 0; k < k_chunks; ++k) {
+        decode_chunk_into(bytes[k], sizes[k], [&v]() -> T& { return v.emplace_back(); });
+      }
+      return;
+    }
+    v.clear();
+    v.resize(n);
+    std::array<std::exception_ptr, k_chunks> errors;
+    auto decode_chunk = [&](std::size_t k) {
+      try {
+        T* next = v.data() + std::accumulate(sizes.begin(), sizes.begin() + k, std::size_t{0});
+        decode_chunk_into(bytes[k], sizes[k], [&next]() -> T& { return *next++; });
+      } catch (...) {
+        errors[k] = std::current_exception();
+      }
+    };
+    run_spread(decode_chunk);
+    for (const std::exception_ptr& e : errors) {
+      if (e) {
+        std::rethrow_exception(e);
+      }
+    }
+  }
+
+  // Decodes `count` elements from `bytes`, each into the element `slot()` returns.
+  template <class Slot>
+  void decode_chunk_into(std::string_view bytes, std::size_t count, Slot slot) const {
+    Reader r(bytes);
+    r.m_depth = m_depth;
+    for (std::size_t i = 0; i < count; ++i) {
+      r.get(slot());
+    }
+    if (!r.done()) {
+      throw DecodeError("a chunk has bytes left over");
+    }
+  }
+
+  // Runs f(0) .. f(k_chunks - 1) on up to two extra threads and this one.
+  template <class F>
+  static void run_spread(F& f) {
+    const unsigned threads = std::clamp(std::thread::hardware_concurrency(), 1U, 3U);
+    std::vector<std::thread> helpers;
+    for (unsigned t = 1; t < threads; ++t) {
+      helpers.emplace_back([&f, t, threads] {
+        for (std::size_t k = t; k < k_chunks; k += threads) {
+          f(k);
+        }
+      });
+    }
+    for (std::size_t k = 0; k < k_chunks; k += threads) {
+      f(k);
+    }
+    for (std::thread& h : helpers) {
+      h.join();
     }
   }
 

@@ -7,7 +7,7 @@
 #include "kpreempt/cache/snapshot_file.h"
 #include "kpreempt/model/snapshot.h"
 
-#include <fmt/format.h>
+#include <thread>
 
 namespace kpreempt {
 
@@ -357,10 +357,13 @@ struct SnapshotCodec {
 
   // The two hash indexes and the derived tables are not stored: they are rebuilt, as build()
   // does.
+  // Pods and their facts, the bulk of a snapshot, are chunked to be decoded on several cores.
   template <class A>
   static void visit(A& a, Snapshot& s) {
-    a(s.m_nodes, s.m_pods, s.m_classes, s.m_pdbs, s.m_jobs, s.m_scheduler_config, s.m_unmodelled,
-      s.m_kueue, s.m_yunikorn, s.m_capacity, s.m_koordinator, s.m_scheduler_images, s.m_facts,
+    cache::codec::Chunked<Pod> pods{s.m_pods};
+    cache::codec::Chunked<PodFacts> facts{s.m_facts};
+    a(s.m_nodes, pods, s.m_classes, s.m_pdbs, s.m_jobs, s.m_scheduler_config, s.m_unmodelled,
+      s.m_kueue, s.m_yunikorn, s.m_capacity, s.m_koordinator, s.m_scheduler_images, facts,
       s.m_pods_on, s.m_nominated_to, s.m_skipped, s.m_merged);
   }
 
@@ -400,14 +403,17 @@ struct SnapshotCodec {
     }
     for (PodId i = 0; i < s.m_pods.size(); ++i) {
       const Pod& p = s.m_pods[i];
-      s.m_pod_index.emplace(fmt::format("{}/{}", p.namespace_, p.name), i);
+      std::string key;
+      key.reserve(p.namespace_.size() + 1 + p.name.size());
+      s.m_pod_index.emplace(key.append(p.namespace_).append(1, '/').append(p.name), i);
     }
   }
 
   static void decode(cache::codec::Reader& r, Snapshot& s) {
     r(s);
     check(s);
-    index(s);
+    // The two read the objects and fill separate members: one on another core.
+    std::jthread indexer([&s] { index(s); });
     s.derive();
   }
 };

@@ -40,7 +40,9 @@ std::string where(const SourceLoc& loc) {
 }
 
 std::string pod_key(std::string_view ns, std::string_view name) {
-  return fmt::format("{}/{}", ns, name);
+  std::string key;
+  key.reserve(ns.size() + 1 + name.size());
+  return key.append(ns).append(1, '/').append(name);
 }
 
 template <typename Pairs>

@@ -10,6 +10,7 @@
 #include <limits>
 #include <numeric>
 #include <string_view>
+#include <thread>
 #include <unordered_map>
 
 namespace kpreempt::model {
@@ -46,6 +47,12 @@ NodeFacts sum_node(const Node& node, std::span<const PodId> pods,
 
 bool selects_pods(const PodDisruptionBudget& b) {
   return b.selector_valid && b.selector.present && !empty(b.selector);
+}
+
+// Where pod_requests(pod, rules) is pod_requests(pod), held in the pod's facts, without
+// summing it again: 150,000 pods are summed once per load, not once per reading.
+bool same_as_facts(const Pod& pod, const RequestRules& rules) {
+  return rules.pod_level && (rules.status == StatusRequests::ignored || !has_resize_status(pod));
 }
 
 }  // namespace
@@ -94,20 +101,17 @@ void Snapshot::derive() {
   m_derived = std::move(d);
 }
 
-std::shared_ptr<const ResizedRequests> Snapshot::RequestsMemo::find(const RequestRules& rules) {
+std::shared_ptr<const ResizedRequests> Snapshot::RequestsMemo::get(
+    const RequestRules& rules, const std::function<std::shared_ptr<ResizedRequests>()>& make) {
   const std::lock_guard lock(m_mutex);
   for (const auto& [r, value] : m_entries) {
     if (r == rules) {
       return value;
     }
   }
-  return nullptr;
-}
-
-void Snapshot::RequestsMemo::keep(const RequestRules& rules,
-                                  std::shared_ptr<const ResizedRequests> value) {
-  const std::lock_guard lock(m_mutex);
-  m_entries.emplace_back(rules, std::move(value));
+  std::shared_ptr<const ResizedRequests> value = make();
+  m_entries.emplace_back(rules, value);
+  return value;
 }
 
 void Snapshot::RequestsMemo::forget() {
@@ -116,21 +120,32 @@ void Snapshot::RequestsMemo::forget() {
 }
 
 std::shared_ptr<const ResizedRequests> Snapshot::resized_requests(const RequestRules& rules) const {
-  if (auto known = m_derived.requests.find(rules)) {
-    return known;
-  }
-  // Two threads asking at once both compute it; the answers are the same.
-  auto out = std::make_shared<ResizedRequests>();
-  for (PodId p = 0; p < m_pods.size(); ++p) {
-    if (m_facts[p].node == k_none) {
+  return m_derived.requests.get(rules, [&] {
+    // The pods in two halves, one on another core; each half's list stays in pod order.
+    const PodId middle = static_cast<PodId>(m_pods.size() / 2);
+    ResizedRequests second;
+    std::jthread other([&] { second = differing_requests(middle, m_pods.size(), rules); });
+    auto out = std::make_shared<ResizedRequests>(differing_requests(0, middle, rules));
+    other.join();
+    out->insert(out->end(), std::make_move_iterator(second.begin()),
+                std::make_move_iterator(second.end()));
+    return out;
+  });
+}
+
+// The bound pods in [from, to) whose requests read by `rules` differ from their facts.
+ResizedRequests Snapshot::differing_requests(PodId from, std::size_t to,
+                                             const RequestRules& rules) const {
+  ResizedRequests out;
+  for (PodId p = from; p < to; ++p) {
+    if (m_facts[p].node == k_none || same_as_facts(m_pods[p], rules)) {
       continue;
     }
     Resources r = pod_requests(m_pods[p], rules);
     if (!(r == m_facts[p].requests)) {
-      out->emplace_back(p, std::move(r));
+      out.emplace_back(p, std::move(r));
     }
   }
-  m_derived.requests.keep(rules, out);
   return out;
 }
 

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <thread>
 
 namespace kpreempt::test {
 namespace {
@@ -273,6 +274,31 @@ TEST_CASE("an input rewritten with its old size and time misses the cache", "[ca
   spit(fx.dump, bytes);
   fs::last_write_time(fx.dump, when);
   CHECK_FALSE(cache::lookup(fx.key()));
+}
+
+TEST_CASE("only an input changed in the last seconds is hashed; older ones go by their times",
+          "[cache]") {
+  Fixture fx;
+  // An hour from now, nothing in the fixture is recent.
+  const std::int64_t later =
+      (std::chrono::system_clock::now() + std::chrono::hours(1)).time_since_epoch() /
+      std::chrono::nanoseconds(1);
+  const cache::Key recent = fx.key();
+  const cache::Key settled = *cache::make_key({fx.dump}, false, later);
+  CHECK(recent.identity == settled.identity);
+  CHECK(recent.text.size() == settled.text.size() + 17);  // " " and 16 hex digits
+  CHECK(recent.text.starts_with(settled.text.substr(0, settled.text.size() - 1)));
+
+  // Rewritten in place with its old size and modification time: the change time moves.
+  const auto when = fs::last_write_time(fx.dump);
+  std::string bytes = slurp(fx.dump);
+  const std::size_t at = bytes.find("trainer-0");
+  REQUIRE(at != std::string::npos);
+  bytes[at + 8] = '9';
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));  // past a coarse clock tick
+  spit(fx.dump, bytes);
+  fs::last_write_time(fx.dump, when);
+  CHECK(cache::make_key({fx.dump}, false, later)->text != settled.text);
 }
 
 TEST_CASE("temporary files of writers that died are cleaned up", "[cache]") {

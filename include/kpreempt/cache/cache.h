@@ -32,8 +32,10 @@ struct Key {
   std::uint64_t total_bytes = 0;
 };
 // nullopt when the inputs cannot be cached: stdin, or an input that cannot be read (the
-// loader then reports it).
-std::optional<Key> make_key(const std::vector<std::string>& files, bool recursive);
+// loader then reports it). `now_ns` (nanoseconds since the epoch; the clock when not given)
+// tells which inputs changed so recently that their bytes are hashed too.
+std::optional<Key> make_key(const std::vector<std::string>& files, bool recursive,
+                            std::optional<std::int64_t> now_ns = std::nullopt);
 
 // $XDG_CACHE_HOME/kpreempt, else $HOME/.cache/kpreempt; nullopt when neither is set.
 std::optional<std::filesystem::path> directory();

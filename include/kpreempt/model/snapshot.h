@@ -17,6 +17,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -126,8 +127,10 @@ class Snapshot {
       return *this;
     }
     ~RequestsMemo() = default;
-    std::shared_ptr<const ResizedRequests> find(const RequestRules& rules);
-    void keep(const RequestRules& rules, std::shared_ptr<const ResizedRequests> value);
+    // The value for `rules`, made by `make()` the first time. Policies run on several
+    // threads ask for the same rules at once; one makes it and the others wait for it.
+    std::shared_ptr<const ResizedRequests> get(
+        const RequestRules& rules, const std::function<std::shared_ptr<ResizedRequests>()>& make);
     void forget();
 
    private:
@@ -146,6 +149,7 @@ class Snapshot {
     mutable RequestsMemo requests;
   };
   void derive();
+  ResizedRequests differing_requests(PodId from, std::size_t to, const RequestRules& rules) const;
   // The tables of one node again, after SnapshotEdit changed its pods.
   void rederive_node(NodeId id);
 
