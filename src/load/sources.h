@@ -17,7 +17,7 @@ std::unique_ptr<EventSource> make_yaml_source(std::unique_ptr<ByteReader> in);
 // JSON: simdjson where it reads the input exactly as RapidJSON does, RapidJSON for the rest
 // (json_simd_source.cpp). A top-level array is parsed `chunk_bytes` at a time, about (tests
 // lower it to cut small inputs).
-inline constexpr std::size_t k_json_chunk_bytes = std::size_t{4} << 20;
+inline constexpr std::size_t k_json_chunk_bytes = std::size_t{512} << 10;
 std::unique_ptr<EventSource> make_json_source(std::unique_ptr<ByteReader> in,
                                               std::size_t chunk_bytes = k_json_chunk_bytes);
 
