@@ -159,6 +159,7 @@ class SimdJsonSource final : public EventSource {
   const Event& next() override;
   void skip_value_rest() override;
   const std::string& file_name() const override { return m_name; }
+  bool fell_back() const { return m_fallback != nullptr; }
 
  private:
   enum class Phase { start, tokens, document_end, stream_end };
@@ -582,6 +583,11 @@ bool SimdJsonSource::skipped_ok(std::uint32_t pos, char c) {
 std::unique_ptr<EventSource> make_json_source(std::unique_ptr<ByteReader> in,
                                               std::size_t chunk_bytes) {
   return std::make_unique<SimdJsonSource>(std::move(in), chunk_bytes);
+}
+
+bool json_source_fell_back(const EventSource& src) {
+  const auto* simd = dynamic_cast<const SimdJsonSource*>(&src);
+  return simd == nullptr || simd->fell_back();
 }
 
 }  // namespace kpreempt::load

@@ -20,6 +20,9 @@ std::unique_ptr<EventSource> make_yaml_source(std::unique_ptr<ByteReader> in);
 inline constexpr std::size_t k_json_chunk_bytes = std::size_t{512} << 10;
 std::unique_ptr<EventSource> make_json_source(std::unique_ptr<ByteReader> in,
                                               std::size_t chunk_bytes = k_json_chunk_bytes);
+// Whether `src`, made by make_json_source, has handed its input to RapidJSON (tests: the fast
+// path must stay the one taken on the layouts it is for).
+bool json_source_fell_back(const EventSource& src);
 
 // Where a RapidJSON read resumes in the middle of an input: the reader's first byte is at
 // `offset` of the whole input (counted after a byte order mark), on line `line`, which

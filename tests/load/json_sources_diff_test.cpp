@@ -188,6 +188,30 @@ TEST_CASE("a top-level array read in chunks gives the events of a whole read", "
   check_same(pretty_items(20) + "x");
 }
 
+// Reads `text` to its end with the simdjson source; whether RapidJSON had to take over.
+bool fell_back(const std::string& text, std::size_t chunk) {
+  auto src = make_json_source(std::make_unique<ByteReader>(file_of(text), "in"), chunk);
+  try {
+    while (src->next().type != EventType::stream_end) {
+    }
+  } catch (const InputError&) {
+  }
+  return json_source_fell_back(*src);
+}
+
+TEST_CASE("simdjson reads pretty-printed arrays and small documents itself", "[load][json]") {
+  for (std::size_t chunk : {k_json_chunk_bytes, std::size_t{1}, std::size_t{300}}) {
+    INFO(chunk);
+    CHECK_FALSE(fell_back(pretty_items(200), chunk));
+    CHECK_FALSE(fell_back("{\"kind\": \"List\", \"items\": [{\"a\": \"\\u00e9\"}]}\n", chunk));
+    CHECK(fell_back(pretty_items(200, "        {\"a\" 1}", 150), chunk));
+    CHECK(fell_back("{}{}", chunk));
+  }
+  // The part of a split List: "[\n" before the items, "\n]" after.
+  std::string part = "[\n" + pretty_items(100).substr(2);
+  CHECK_FALSE(fell_back(part, 500));
+}
+
 TEST_CASE("tokens past RapidJSON's length limit are left to it", "[load][json]") {
   std::string big(9u << 20, 'x');
   check_same("[\"" + big + "\"]");
