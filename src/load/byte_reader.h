@@ -69,6 +69,15 @@ class ByteReader {
     return {m_cur, static_cast<std::size_t>(m_end - m_cur)};
   }
   void advance(std::size_t n) { m_cur += n; }
+  // Shows `bytes` before the bytes not yet shown: a reader that gives up part-way hands what it
+  // took, possibly changed, to another one. Only once the current window is spent.
+  void unread(std::string bytes) {
+    std::uint64_t at = offset();
+    m_unread = std::move(bytes);
+    m_chunk = m_cur = m_unread.data();
+    m_end = m_chunk + m_unread.size();
+    m_base = at >= m_unread.size() ? at - m_unread.size() : 0;
+  }
   // For a Region: line breaks among its bytes read so far, and whether all were read.
   std::uint64_t file_newlines() const { return m_region ? m_region->newlines() : 0; }
   bool file_done() const { return m_stage == Stage::suffix || m_stage == Stage::done; }
@@ -136,7 +145,7 @@ class ByteReader {
   enum class Stage { prefix, file, suffix, done };
   std::FILE* m_file = nullptr;
   Stage m_stage = Stage::done;  // a memory buffer has nothing to refill from
-  std::string m_prefix, m_suffix;
+  std::string m_prefix, m_suffix, m_unread;
   std::optional<FileRegion> m_region;
   std::atomic<std::uint64_t>* m_progress = nullptr;
   std::vector<char> m_buf;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "load/byte_reader.h"
+#include "load/sources.h"
 
 #include "kpreempt/load/events.h"
 
@@ -23,9 +24,15 @@ class JsonInput {
  public:
   using Ch = char;
 
-  explicit JsonInput(ByteReader& in) : m_in(in) {
-    std::string_view w = m_in.window();
-    if (w.substr(0, 3) == "\xEF\xBB\xBF") {
+  // `at`, when given, says where in the whole input the reader's first byte is: the input is
+  // read from there on, as after a byte order mark.
+  JsonInput(ByteReader& in, const JsonResume* at) : m_in(in) {
+    if (at != nullptr) {
+      m_base = m_token_offset = at->offset;
+      m_line = at->line;
+      m_line_start = at->line_start;
+      m_token_start = here();
+    } else if (m_in.window().substr(0, 3) == "\xEF\xBB\xBF") {
       m_in.advance(3);  // offsets start after it, so columns are not shifted
     }
     load();

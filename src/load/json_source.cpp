@@ -45,8 +45,8 @@ std::string error_text(rapidjson::ParseErrorCode code) {
 // The SAX handler and the parsing loop, run on the producer thread.
 class JsonProducer : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, JsonProducer> {
  public:
-  JsonProducer(std::unique_ptr<ByteReader> in, JsonBatchQueue& queue)
-      : m_in(std::move(in)), m_input(*m_in), m_queue(queue) {}
+  JsonProducer(std::unique_ptr<ByteReader> in, const JsonResume* at, JsonBatchQueue& queue)
+      : m_in(std::move(in)), m_input(*m_in, at), m_queue(queue) {}
 
   void run();
 
@@ -160,8 +160,8 @@ bool JsonProducer::parse_documents() {
 
 class JsonSource final : public EventSource {
  public:
-  explicit JsonSource(std::unique_ptr<ByteReader> in)
-      : m_name(in->name()), m_producer(std::move(in), m_queue) {
+  JsonSource(std::unique_ptr<ByteReader> in, const JsonResume* at)
+      : m_name(in->name()), m_producer(std::move(in), at, m_queue) {
     m_thread = std::thread([this] { m_producer.run(); });
   }
   // Abandoning the input early is normal (a syntax error ends a file): the producer is told
@@ -240,8 +240,9 @@ void JsonSource::skip_value_rest() {
 
 }  // namespace
 
-std::unique_ptr<EventSource> make_json_source(std::unique_ptr<ByteReader> in) {
-  return std::make_unique<JsonSource>(std::move(in));
+std::unique_ptr<EventSource> make_rapidjson_source(std::unique_ptr<ByteReader> in,
+                                                   const JsonResume* at) {
+  return std::make_unique<JsonSource>(std::move(in), at);
 }
 
 }  // namespace kpreempt::load

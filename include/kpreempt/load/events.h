@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-// One pull interface over the two streaming parsers: libyaml's event parser for YAML and
-// RapidJSON's SAX reader for JSON. Constant memory whatever the input size.
+// One pull interface over the parsers: libyaml's event parser for YAML; simdjson for JSON, a
+// chunk at a time, with RapidJSON's SAX reader wherever simdjson would read otherwise (same
+// events, same messages). Bounded memory whatever the input size.
 #pragma once
 
 #include "kpreempt/diag.h"
