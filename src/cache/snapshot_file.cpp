@@ -16,7 +16,9 @@
 #include <cstring>
 #include <filesystem>
 #include <memory>
+#include <new>
 #include <random>
+#include <stdexcept>
 #include <thread>
 
 namespace kpreempt::cache {
@@ -219,6 +221,10 @@ SnapshotFile decode(std::string_view bytes, std::string_view key) {
       codec::decode_payload(payload, file);
     } catch (const codec::DecodeError& e) {
       decode_error = e.what();
+    } catch (const std::length_error&) {  // a damaged count, before the sum has said so
+      decode_error = "a length exceeds what can be held";
+    } catch (const std::bad_alloc&) {
+      decode_error = "a length exceeds what can be held";
     }
   }
   if (actual != sum) {
