@@ -22,6 +22,7 @@ namespace {
 using namespace std::string_view_literals;
 
 constexpr std::size_t k_npos = std::string_view::npos;
+constexpr std::size_t k_max_depth = 1000;
 constexpr std::size_t k_max_key = 1000;  // libyaml takes a key of up to 1024 characters
 constexpr std::size_t k_max_text = std::size_t{16} << 20;  // a line or a scalar
 
@@ -423,6 +424,12 @@ class KubectlYamlSource final : public EventSource {
   std::size_t key_colon(std::size_t p) const;
 
   void push(EventType type, Mark mark) { m_queue.push_back({type, mark, ScalarStyle::plain, -1}); }
+  void open_level(Level level) {
+    if (m_stack.size() >= k_max_depth) {
+      decline();  // `- - - ...` nests by recursion here; libyaml takes it, the loader refuses it
+    }
+    m_stack.push_back(level);
+  }
   std::string& new_text() {
     if (m_used == m_texts.size()) {
       m_texts.emplace_back();
@@ -635,7 +642,7 @@ void KubectlYamlSource::start_document(std::size_t c) {
   push(EventType::document_start, at(0));
   const bool seq = is_entry(0);
   push(seq ? EventType::seq_start : EventType::map_start, at(0));
-  m_stack.push_back({0, seq, false});
+  open_level({0, seq, false});
 }
 
 void KubectlYamlSource::content(std::size_t c) {
@@ -644,13 +651,13 @@ void KubectlYamlSource::content(std::size_t c) {
     m_pending = false;
     if (entry && c >= m_pending_indent) {
       push(EventType::seq_start, at(c));
-      m_stack.push_back({c, true, c == m_pending_indent});
+      open_level({c, true, c == m_pending_indent});
       item(c);
       return;
     }
     if (!entry && c > m_pending_indent) {
       push(EventType::map_start, at(c));
-      m_stack.push_back({c, false, false});
+      open_level({c, false, false});
       key_entry(c);
       return;
     }
@@ -689,13 +696,13 @@ void KubectlYamlSource::item(std::size_t c) {
   }
   if (is_entry(p)) {
     push(EventType::seq_start, at(p));
-    m_stack.push_back({p, true, false});
+    open_level({p, true, false});
     item(p);
     return;
   }
   if (key_colon(p) != k_npos) {
     push(EventType::map_start, at(p));
-    m_stack.push_back({p, false, false});
+    open_level({p, false, false});
     key_entry(p);
     return;
   }

@@ -188,6 +188,15 @@ TEST_CASE("the kubectl reader declines the rest, before any event that differs",
   }
 }
 
+TEST_CASE("the kubectl reader declines a nesting deeper than the loader takes", "[load][yaml]") {
+  std::string deep;
+  for (int i = 0; i < 3000; ++i) {
+    deep += "- ";
+  }
+  CHECK(compare(deep + "x\n") == Outcome::declined);
+  CHECK(compare("- - - - x\n      - y\n") == Outcome::taken);
+}
+
 TEST_CASE("the kubectl reader equals libyaml on every YAML file of the test data", "[load][yaml]") {
   std::size_t taken = 0, files = 0;
   for (const auto& entry : fs::recursive_directory_iterator(KPREEMPT_TESTDATA)) {
