@@ -46,6 +46,7 @@ def main():
         if path.suffix in (".yaml", ".yml"):
             write(out, "load_yaml", raw)
             write(out, "scan", raw)
+            write(out, "kubectl_yaml", raw)
             if "bad" in path.relative_to(testdata).parts:
                 continue  # hostile on purpose: an alias bomb would blow PyYAML up
             try:

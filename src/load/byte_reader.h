@@ -80,6 +80,7 @@ class ByteReader {
   }
   // For a Region: line breaks among its bytes read so far, and whether all were read.
   std::uint64_t file_newlines() const { return m_region ? m_region->newlines() : 0; }
+  std::uint64_t file_counted() const { return m_region ? m_region->counted() : 0; }
   bool file_done() const { return m_stage == Stage::suffix || m_stage == Stage::done; }
 
   // Bytes consumed so far, counted from the start of the input.

@@ -50,6 +50,8 @@ class FileRegion {
     return m_pieces[m_next++];
   }
   std::uint64_t newlines() const { return m_newlines; }
+  // Bytes counted into the progress so far.
+  std::uint64_t counted() const { return m_counted; }
   bool done() const {
     return m_pos == m_end && m_taken == m_buf.size() && m_next == m_pieces.size();
   }
@@ -112,6 +114,7 @@ class FileRegion {
     if (m_progress != nullptr) {
       m_progress->fetch_add(n, std::memory_order_relaxed);
     }
+    m_counted += n;
     m_pieces.clear();
     m_next = 0;
     if (m_blanker) {
@@ -131,6 +134,7 @@ class FileRegion {
   std::string m_buf;        // bytes read and not yet handed out, from the start of a line
   std::size_t m_taken = 0;  // of m_buf, handed out as pieces
   std::uint64_t m_newlines = 0;
+  std::uint64_t m_counted = 0;
   std::vector<std::string_view> m_pieces;
   std::size_t m_next = 0;
 };

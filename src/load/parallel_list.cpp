@@ -9,6 +9,7 @@
 
 #include "load/byte_reader.h"
 #include "load/file_stamp.h"
+#include "load/kubectl_yaml.h"
 #include "load/sources.h"
 #include "load/stream.h"
 
@@ -247,8 +248,10 @@ class PartSource final : public EventSource {
 };
 
 // Every part reads the one open file: a path opened again could be another file by now.
-void read_part(int fd, const std::string& path, Format format, const DecodeContext& parent,
-               Part& p) {
+// `kubectl`: YAML goes through the kubectl reader; false when it declined the part, whose
+// progress is then taken back for libyaml to read it again.
+bool read_part_with(int fd, const std::string& path, Format format, const DecodeContext& parent,
+                    Part& p, bool kubectl) {
   try {
     const int own = ::dup(fd);
     std::FILE* file = own < 0 ? nullptr : ::fdopen(own, "rb");
@@ -256,19 +259,27 @@ void read_part(int fd, const std::string& path, Format format, const DecodeConte
       if (own >= 0) {
         ::close(own);
       }
-      return;
+      return true;
     }
     std::atomic<std::uint64_t>* bytes = parent.progress ? &parent.progress->bytes : nullptr;
     auto in = std::make_unique<ByteReader>(file, path, p.region, bytes);
     const ByteReader& reader = *in;
-    std::unique_ptr<EventSource> src =
-        format == Format::yaml ? make_yaml_source(std::move(in)) : make_json_source(std::move(in));
+    std::unique_ptr<EventSource> src = format == Format::json ? make_json_source(std::move(in))
+                                       : kubectl ? make_kubectl_yaml_source(std::move(in))
+                                                 : make_yaml_source(std::move(in));
     PartSource checked(*src);
     DecodeContext ctx{p.out, p.diags, parent.pods != nullptr ? &p.pods : nullptr,
                       parent.derive_pods, parent.progress};
     ctx.skip_objects = parent.skip_objects;
     ctx.content_identity = parent.content_identity;
-    read_stream(checked, ctx);
+    try {
+      read_stream(checked, ctx);
+    } catch (const ScanDeclined&) {
+      if (bytes != nullptr) {
+        bytes->fetch_sub(reader.file_counted(), std::memory_order_relaxed);
+      }
+      return false;
+    }
     // The stream's end was handed over after the last byte was read, so these are final.
     p.ok = checked.ended() && reader.file_done() && !ctx.whole_stream_only;
     p.newlines = reader.file_newlines();
@@ -278,6 +289,17 @@ void read_part(int fd, const std::string& path, Format format, const DecodeConte
   } catch (...) {
     // NotSplittable, or anything else the one-thread read will meet and report itself.
     p.ok = false;
+  }
+  return true;
+}
+
+void read_part(int fd, const std::string& path, Format format, const DecodeContext& parent,
+               Part& p) {
+  if (!read_part_with(fd, path, format, parent, p, format == Format::yaml)) {
+    p.out = model::SnapshotBuilder{};
+    p.diags.clear();
+    p.pods.clear();
+    read_part_with(fd, path, format, parent, p, false);
   }
 }
 

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <cstddef>
 #include <string_view>
 
@@ -30,6 +31,13 @@ class SplitGuard {
 
  private:
   static constexpr long k_deepest_structure = 6;  // PrunedFieldsBlanker's deepest key indent
+  static constexpr std::array<bool, 256> k_special = [] {
+    std::array<bool, 256> t{};
+    for (char c : std::string_view("\"'#[]{}")) {
+      t[static_cast<unsigned char>(c)] = true;
+    }
+    return t;
+  }();
 
   static std::size_t indent_of(std::string_view line) {
     const std::size_t n = line.find_first_not_of(' ');
@@ -73,8 +81,17 @@ class SplitGuard {
   }
 
   // Walks one line from `from`, carrying the quote and bracket state over from the last line.
+  // Outside quotes, the bytes that change nothing are skipped a table look-up each.
   void scan(std::string_view line, std::size_t from) {
     for (std::size_t i = from; i < line.size(); ++i) {
+      if (m_quote == 0) {
+        while (i < line.size() && !k_special[static_cast<unsigned char>(line[i])]) {
+          ++i;
+        }
+        if (i == line.size()) {
+          return;
+        }
+      }
       const char c = line[i];
       if (m_quote != 0) {
         if (m_quote == '"' && c == '\\') {

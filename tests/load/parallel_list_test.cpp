@@ -421,3 +421,26 @@ TEST_CASE("a List of generateName-only pods is not split, so each made-up name i
   CHECK(one.find("error") == std::string::npos);
   fs::remove(path);
 }
+
+// The parts go through the kubectl reader; one it declines (here for a comment, which kubectl
+// never writes) is read again by libyaml, and the whole still equals the one-thread read.
+TEST_CASE("a part the kubectl reader declines is read again by libyaml", "[load][parallel]") {
+  const std::string list = slurp(k_dir + "kubectl-list.yaml");
+  const std::string line = "\n  kind: Pod\n";
+  const std::string commented = "\n  kind: Pod # read by libyaml\n";
+  std::string every = list, last = list;
+  for (std::size_t at = every.find(line); at != std::string::npos;
+       at = every.find(line, at + commented.size())) {
+    every.replace(at, line.size(), commented);
+  }
+  last.replace(last.rfind(line), line.size(), commented);
+  for (const auto& [name, text] : {std::pair{"every", every}, std::pair{"last", last}}) {
+    CAPTURE(name);
+    const std::string path = write_temp(std::string("declined-") + name + ".yaml", text);
+    for (unsigned threads : {2U, 3U}) {
+      std::optional<std::string> parts = in_parts(path, threads);
+      REQUIRE(parts);
+      CHECK(*parts == one_thread(path));
+    }
+  }
+}
