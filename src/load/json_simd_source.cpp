@@ -542,21 +542,8 @@ void SimdJsonSource::skip_value_rest() {
       m_value_end = m_base + pos + 1;
     }
   }
-  while (depth > 0 && m_fallback != nullptr) {
-    switch (m_fallback->next().type) {
-      case EventType::map_start:
-      case EventType::seq_start:
-        ++depth;
-        break;
-      case EventType::map_end:
-      case EventType::seq_end:
-        --depth;
-        break;
-      case EventType::stream_end:
-        return;
-      default:
-        break;
-    }
+  if (depth > 0 && m_fallback != nullptr) {
+    skip_open_collections(*m_fallback, depth);
   }
 }
 

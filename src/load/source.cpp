@@ -44,10 +44,9 @@ std::string display_name(std::string name) {
 
 }  // namespace
 
-void EventSource::skip_value_rest() {
-  int depth = 1;
+void skip_open_collections(EventSource& src, int depth) {
   while (depth > 0) {
-    switch (next().type) {
+    switch (src.next().type) {
       case EventType::map_start:
       case EventType::seq_start:
         ++depth;
@@ -62,6 +61,10 @@ void EventSource::skip_value_rest() {
         break;
     }
   }
+}
+
+void EventSource::skip_value_rest() {
+  skip_open_collections(*this, 1);
 }
 
 std::unique_ptr<EventSource> open_source(std::FILE* file, std::string name,

@@ -33,6 +33,9 @@ struct JsonResume {
   std::uint32_t line = 1;
 };
 
+// Reads events from `src` until `depth` open collections have closed (or the stream ends).
+void skip_open_collections(EventSource& src, int depth);
+
 // JSON through RapidJSON's SAX reader alone (json_source.cpp), from the start of the input or
 // from `at`.
 std::unique_ptr<EventSource> make_rapidjson_source(std::unique_ptr<ByteReader> in,
