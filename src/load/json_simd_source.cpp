@@ -242,7 +242,9 @@ bool SimdJsonSource::read_more() {
   if (need > m_capacity) {
     m_capacity = std::max(need, 2 * m_capacity);
     auto grown = std::make_unique_for_overwrite<char[]>(m_capacity);
-    std::memcpy(grown.get(), m_buf.get(), m_len);
+    if (m_len > 0) {  // the first window has no buffer to copy from, not even a null one
+      std::memcpy(grown.get(), m_buf.get(), m_len);
+    }
     m_buf = std::move(grown);
   }
   std::memcpy(m_buf.get() + m_len, w.data(), w.size());
