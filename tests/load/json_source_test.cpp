@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // The JSON source's hand-over between its parsing thread and the reader: errors after many
 // batches, abandoned sources, many documents, long strings, chunk boundaries and limits.
+#include "load/file_of.h"
+
 #include "kpreempt/load/events.h"
 
 #include <catch2/catch.hpp>
@@ -12,14 +14,7 @@
 namespace kpreempt::load {
 namespace {
 
-// `text` as a file, so that the input arrives in chunks as from a real dump.
-std::FILE* file_of(const std::string& text) {
-  std::FILE* f = std::tmpfile();
-  REQUIRE(f != nullptr);
-  REQUIRE(std::fwrite(text.data(), 1, text.size(), f) == text.size());
-  std::rewind(f);
-  return f;
-}
+using test::file_of;
 
 std::string where(const Event& ev) {
   return std::to_string(ev.mark.line) + ":" + std::to_string(ev.mark.column);

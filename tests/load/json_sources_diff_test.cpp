@@ -2,6 +2,7 @@
 // The simdjson source against the RapidJSON one: the same events (type, style, text, mark) and
 // the same error, on every JSON file of the test data and on inputs made to be awkward, read
 // whole and cut into small chunks, from memory and from a file, with and without skipping.
+#include "load/file_of.h"
 #include "load/sources.h"
 
 #include "kpreempt/diag.h"
@@ -48,13 +49,7 @@ std::string dump(EventSource& src, bool skip) {
   }
 }
 
-std::FILE* file_of(const std::string& text) {
-  std::FILE* f = std::tmpfile();
-  REQUIRE(f != nullptr);
-  REQUIRE(std::fwrite(text.data(), 1, text.size(), f) == text.size());
-  std::rewind(f);
-  return f;
-}
+using test::file_of;
 
 // Both sources agree on `text`, read from memory and from a file, whole and in chunks.
 void check_same(const std::string& text) {
