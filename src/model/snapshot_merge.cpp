@@ -83,6 +83,7 @@ void SnapshotBuilder::append(SnapshotBuilder&& later) {
   append_all(to.m_pods, from.m_pods);
   append_all(to.m_classes, from.m_classes);
   append_all(to.m_pdbs, from.m_pdbs);
+  append_all(to.m_jobs, from.m_jobs);
   if (!from.m_scheduler_config.loc.file.empty()) {
     // The later configuration's args win; the profiles of both stay.
     to.m_scheduler_config.plugin_args = std::move(from.m_scheduler_config.plugin_args);
@@ -144,6 +145,7 @@ void SnapshotBuilder::shift_lines(const std::string& file, std::uint32_t delta) 
   shift.each(s.m_pods);
   shift.each(s.m_classes);
   shift.each(s.m_pdbs);
+  shift.each(s.m_jobs);
   shift(s.m_scheduler_config.loc);
   shift.each(s.m_scheduler_config.profiles);
   shift.each(s.m_unmodelled);

@@ -123,6 +123,44 @@ TEST_CASE("a kubectl List read in parts equals the one-thread read field for fie
   }
 }
 
+// batch/v1 Jobs (cascade counts a Job's failures) in every part, the last ones far from the
+// first part: each part's Jobs are kept, at their own lines.
+TEST_CASE("the Jobs of every part of a List are kept, at their lines", "[load][parallel]") {
+  const std::string job =
+      "- apiVersion: batch/v1\n"
+      "  kind: Job\n"
+      "  metadata:\n"
+      "    name: train-{0}\n"
+      "    namespace: ml\n"
+      "  spec:\n"
+      "    backoffLimit: {0}\n"
+      "  status:\n"
+      "    failed: 1\n";
+  std::string text = slurp(k_dir + "kubectl-list.yaml");
+  text.insert(text.rfind("\nkind: List") + 1, fmt::format(fmt::runtime(job), 3));
+  text.insert(text.find("\n- ", text.size() / 2) + 1, fmt::format(fmt::runtime(job), 2));
+  text.insert(text.find("\n- ") + 1, fmt::format(fmt::runtime(job), 1));
+  const std::string path = write_temp("jobs.yaml", text);
+  model::SnapshotBuilder one;
+  std::vector<Diagnostic> one_diags;
+  load::LoadOptions opts;
+  opts.threads = 1;
+  load::load_path(path, opts, one, one_diags);
+  model::SnapshotBuilder parts;
+  std::vector<Diagnostic> parts_diags;
+  load::DecodeContext ctx{parts, parts_diags};
+  REQUIRE(load::load_list_in_parts(path, 3, ctx, 4096));
+  {
+    model::SnapshotBuilder count;
+    std::vector<Diagnostic> count_diags;
+    load::load_path(path, opts, count, count_diags);
+    CHECK(std::move(count).build(count_diags).jobs().size() == 3);
+  }
+  CHECK(encoded(std::move(parts), std::move(parts_diags)) ==
+        encoded(std::move(one), std::move(one_diags)));
+  fs::remove(path);
+}
+
 TEST_CASE("a kubectl List read in parts equals the one-thread read", "[load][parallel]") {
   for (const char* name : {"kubectl-list.yaml", "kubectl-list.json"}) {
     const std::string path = k_dir + name;
