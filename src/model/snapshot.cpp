@@ -318,6 +318,15 @@ void check_class_values(const std::vector<PriorityClass>& classes, std::vector<D
   }
 }
 
+// The scheduler's snapshot holds only pods of nodes it knows (NodeInfo per node), so a pod
+// bound elsewhere neither uses room nor can be a victim.
+void report_missing_node(const Pod& pod, std::vector<Diagnostic>& diags,
+                         WarningGroup& missing_nodes) {
+  missing_nodes.add(diags, pod.loc,
+                    fmt::format("{}: node \"{}\" is not in the dump; pod ignored",
+                                pod_label(pod), pod.node_name));
+}
+
 // Places a pod on its node's lists. Terminal pods keep their node in facts but hold nothing
 // there, and only pending pods count as nominated.
 void index_pod(const Pod& pod, PodId id, const std::unordered_map<std::string, NodeId>& nodes,
@@ -333,11 +342,7 @@ void index_pod(const Pod& pod, PodId id, const std::unordered_map<std::string, N
   }
   if (!pod.node_name.empty()) {
     if (bound == nodes.end()) {
-      // The scheduler's snapshot holds only pods of nodes it knows (NodeInfo per node), so a
-      // pod bound elsewhere neither uses room nor can be a victim.
-      missing_nodes.add(diags, pod.loc,
-                        fmt::format("{}: node \"{}\" is not in the dump; pod ignored",
-                                    pod_label(pod), pod.node_name));
+      report_missing_node(pod, diags, missing_nodes);
       return;
     }
     pods_on[bound->second].push_back(id);
@@ -487,7 +492,26 @@ void drop_derived_duplicates(KueueObjects& kueue) {
 
 }  // namespace
 
-Snapshot SnapshotBuilder::build(std::vector<Diagnostic>& diags, std::vector<ObjectRef>* made) && {
+// Pods appended to a built snapshot can be indexed alone when no other object changed and none
+// of them takes a key already used: every step of the full build then leaves the built part
+// as it was (its objects normalized, its duplicates dropped, its indexes and facts the same).
+// A duplicate is left to the full build, which reports it.
+bool SnapshotBuilder::only_new_pods_added() const {
+  if (!m_built_pods || *m_built_pods == 0) {
+    return false;
+  }
+  const Snapshot& s = m_snap;
+  std::unordered_set<std::string> keys;
+  for (PodId i = *m_built_pods; i < s.m_pods.size(); ++i) {
+    std::string key = pod_key(s.m_pods[i].namespace_, s.m_pods[i].name);
+    if (s.m_pod_index.contains(key) || !keys.insert(std::move(key)).second) {
+      return false;
+    }
+  }
+  return true;
+}
+
+void SnapshotBuilder::prepare_all(std::vector<Diagnostic>& diags, std::vector<ObjectRef>* made) {
   Snapshot& s = m_snap;
   normalize_all(s.m_nodes, s.m_pods, s.m_pdbs, s.m_classes, s.m_scheduler_config);
   // Before the duplicate check, which then reports a made pod whose name is taken.
@@ -501,37 +525,69 @@ Snapshot SnapshotBuilder::build(std::vector<Diagnostic>& diags, std::vector<Obje
     made->insert(made->end(), daemon_pods.begin(), daemon_pods.end());
   }
   drop_all_duplicates(s.m_nodes, s.m_classes, s.m_pods, s.m_pdbs, diags);
-  check_class_values(s.m_classes, diags);
-  s.m_koordinator.check_quota_parents(diags);
-  resolve_train_jobs(s.m_kueue, diags);
-  drop_derived_duplicates(s.m_kueue);
-  resolve_workload_class_priorities(s, s.m_kueue);
-  s.m_node_index.clear();
-  s.m_pod_index.clear();
+}
 
-  for (NodeId i = 0; i < s.m_nodes.size(); ++i) {
-    s.m_node_index.emplace(s.m_nodes[i].name, i);
+// Indexes the pods from `first` on (all of them when it is 0, over fresh tables). Every pod's
+// priority is resolved again and every missing node reported, so that the messages come in
+// pod order as a full build gives them.
+void SnapshotBuilder::index_pods(PodId first, std::vector<Diagnostic>& diags) {
+  Snapshot& s = m_snap;
+  if (first == 0) {
+    s.m_node_index.clear();
+    s.m_pod_index.clear();
+    for (NodeId i = 0; i < s.m_nodes.size(); ++i) {
+      s.m_node_index.emplace(s.m_nodes[i].name, i);
+    }
+    s.m_pods_on.assign(s.m_nodes.size(), {});
+    s.m_nominated_to.assign(s.m_nodes.size(), {});
+    s.m_facts.assign(s.m_pods.size(), {});
+  } else {
+    s.m_facts.resize(s.m_pods.size());
   }
-  s.m_pods_on.assign(s.m_nodes.size(), {});
-  s.m_nominated_to.assign(s.m_nodes.size(), {});
-  s.m_facts.assign(s.m_pods.size(), {});
   PriorityResolver resolver(s, diags);
   WarningGroup missing_nodes("pods on nodes missing from the dump",
                              "`kubectl get nodes -o yaml` adds the nodes");
   for (PodId i = 0; i < s.m_pods.size(); ++i) {
     const Pod& pod = s.m_pods[i];
     PodFacts& facts = s.m_facts[i];
-    s.m_pod_index.emplace(pod_key(pod.namespace_, pod.name), i);
     resolver.resolve(pod, facts);
+    if (i < first) {
+      if (!pod.terminal() && !pod.node_name.empty() && facts.node == k_none) {
+        report_missing_node(pod, diags, missing_nodes);
+      }
+      continue;
+    }
+    s.m_pod_index.emplace(pod_key(pod.namespace_, pod.name), i);
     facts.requests = pod_requests(pod);
     index_pod(pod, i, s.m_node_index, facts, s.m_pods_on, s.m_nominated_to, diags, missing_nodes);
   }
   resolver.finish();
   missing_nodes.finish(diags);
+}
+
+Snapshot SnapshotBuilder::build(std::vector<Diagnostic>& diags, std::vector<ObjectRef>* made) && {
+  Snapshot& s = m_snap;
+  // A built snapshot with pods appended: the pods before `first` are indexed already.
+  const PodId first = only_new_pods_added() ? *m_built_pods : 0;
+  if (first == 0) {
+    prepare_all(diags, made);
+  } else {
+    std::for_each(s.m_pods.begin() + first, s.m_pods.end(), [](Pod& p) { normalize(p); });
+  }
+  check_class_values(s.m_classes, diags);
+  s.m_koordinator.check_quota_parents(diags);
+  resolve_train_jobs(s.m_kueue, diags);
+  drop_derived_duplicates(s.m_kueue);
+  resolve_workload_class_priorities(s, s.m_kueue);
+  index_pods(first, diags);
   check_one_namespace(s, diags);
   check_pdb_status(s.m_pdbs, diags);
   check_object_count(s, diags);
-  s.derive();
+  if (first == 0) {
+    s.derive();
+  } else {
+    s.derive_added(first);
+  }
   return std::move(m_snap);
 }
 

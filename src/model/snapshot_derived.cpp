@@ -55,6 +55,34 @@ bool same_as_facts(const Pod& pod, const RequestRules& rules) {
   return rules.pod_level && (rules.status == StatusRequests::ignored || !has_resize_status(pod));
 }
 
+// The budgets that can select a pod, per namespace, in input order.
+using BudgetsByNamespace = std::unordered_map<std::string_view, std::vector<std::uint32_t>>;
+
+BudgetsByNamespace budgets_by_namespace(const std::vector<PodDisruptionBudget>& pdbs) {
+  BudgetsByNamespace out;
+  for (std::uint32_t i = 0; i < pdbs.size(); ++i) {
+    if (selects_pods(pdbs[i])) {
+      out[pdbs[i].namespace_].push_back(i);
+    }
+  }
+  return out;
+}
+
+void add_budgets_of(const Pod& pod, const std::vector<PodDisruptionBudget>& pdbs,
+                    const BudgetsByNamespace& by_namespace, std::vector<std::uint32_t>& ids,
+                    std::vector<std::uint32_t>& offsets) {
+  const auto it = by_namespace.find(pod.namespace_);
+  // A pod without labels matches no selector that is not empty.
+  if (!pod.labels.empty() && it != by_namespace.end()) {
+    for (std::uint32_t b : it->second) {
+      if (matches(pdbs[b].selector, pod.labels)) {
+        ids.push_back(b);
+      }
+    }
+  }
+  offsets.push_back(static_cast<std::uint32_t>(ids.size()));
+}
+
 }  // namespace
 
 std::span<const std::uint32_t> Snapshot::pdbs_of(PodId id) const {
@@ -78,27 +106,31 @@ void Snapshot::derive() {
   std::sort(d.nodes_by_name.begin(), d.nodes_by_name.end(),
             [&](NodeId a, NodeId b) { return m_nodes[a].name < m_nodes[b].name; });
 
-  std::unordered_map<std::string_view, std::vector<std::uint32_t>> by_namespace;
-  for (std::uint32_t i = 0; i < m_pdbs.size(); ++i) {
-    if (selects_pods(m_pdbs[i])) {
-      by_namespace[m_pdbs[i].namespace_].push_back(i);
-    }
-  }
+  const BudgetsByNamespace by_namespace = budgets_by_namespace(m_pdbs);
   d.pdb_offsets.reserve(m_pods.size() + 1);
   d.pdb_offsets.push_back(0);
   for (const Pod& pod : m_pods) {
-    const auto it = by_namespace.find(pod.namespace_);
-    // A pod without labels matches no selector that is not empty.
-    if (!pod.labels.empty() && it != by_namespace.end()) {
-      for (std::uint32_t b : it->second) {
-        if (matches(m_pdbs[b].selector, pod.labels)) {
-          d.pdb_ids.push_back(b);
-        }
-      }
-    }
-    d.pdb_offsets.push_back(static_cast<std::uint32_t>(d.pdb_ids.size()));
+    add_budgets_of(pod, m_pdbs, by_namespace, d.pdb_ids, d.pdb_offsets);
   }
   m_derived = std::move(d);
+}
+
+void Snapshot::derive_added(PodId first) {
+  const BudgetsByNamespace by_namespace = budgets_by_namespace(m_pdbs);
+  std::vector<NodeId> touched;
+  for (PodId p = first; p < m_pods.size(); ++p) {
+    add_budgets_of(m_pods[p], m_pdbs, by_namespace, m_derived.pdb_ids, m_derived.pdb_offsets);
+    // On its node's list (index_pod): bound to a node of the dump, and not finished.
+    if (m_facts[p].node != k_none && !m_pods[p].terminal()) {
+      touched.push_back(m_facts[p].node);
+    }
+  }
+  std::sort(touched.begin(), touched.end());
+  touched.erase(std::unique(touched.begin(), touched.end()), touched.end());
+  for (NodeId n : touched) {
+    rederive_node(n);
+  }
+  m_derived.requests.forget();
 }
 
 std::shared_ptr<const ResizedRequests> Snapshot::RequestsMemo::get(

@@ -77,7 +77,7 @@ void add_counts(StringMap& to, const StringMap& from) {
 }  // namespace
 
 void SnapshotBuilder::append(SnapshotBuilder&& later) {
-  Snapshot& to = m_snap;
+  Snapshot& to = changed();
   Snapshot& from = later.m_snap;
   append_all(to.m_nodes, from.m_nodes);
   append_all(to.m_pods, from.m_pods);
@@ -139,7 +139,7 @@ std::vector<SnapshotBuilder::SeenEntry> SnapshotBuilder::seen_objects() const {
 }
 
 void SnapshotBuilder::shift_lines(const std::string& file, std::uint32_t delta) {
-  Snapshot& s = m_snap;
+  Snapshot& s = changed();
   const LineShift shift(file, delta);
   shift.each(s.m_nodes);
   shift.each(s.m_pods);

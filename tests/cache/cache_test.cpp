@@ -96,6 +96,66 @@ TEST_CASE("a cache hit prints the warnings of the load it replaces", "[cache]") 
   }
 }
 
+// Pods added to a cached snapshot are indexed alone unless anything else is added or a name
+// is taken twice; either way the answer and every message are those of a plain load.
+TEST_CASE("pod files over a cached snapshot answer as a plain load does", "[cache]") {
+  const std::string pending =
+      "apiVersion: v1\nkind: Pod\nmetadata: {name: next, namespace: ml}\n"
+      "spec:\n  priorityClassName: training-critical\n"
+      "  tolerations: [{key: nvidia.com/gpu, operator: Exists, effect: NoSchedule}]\n"
+      "  containers: [{name: c, resources: {requests: {cpu: '8', nvidia.com/gpu: '2'}}}]\n";
+  const std::string bound =
+      "---\napiVersion: v1\nkind: Pod\nmetadata: {name: placed, namespace: batch, labels: "
+      "{app: x}}\nspec:\n  nodeName: gpu-a100-2\n  priority: 7\n  priorityClassName: research\n"
+      "  containers: [{name: c, resources: {requests: {cpu: '1'}}}]\nstatus: {phase: Running}\n";
+  const std::string elsewhere =
+      "---\napiVersion: v1\nkind: Pod\nmetadata: {name: lost, namespace: batch}\n"
+      "spec:\n  nodeName: gone-1\n  containers: [{name: c}]\n";
+  const std::string daemon_set =
+      "---\napiVersion: apps/v1\nkind: DaemonSet\nmetadata: {name: agent, namespace: ml}\n"
+      "spec:\n  selector: {matchLabels: {app: agent}}\n  template:\n    metadata: {labels: "
+      "{app: agent}}\n    spec:\n      containers: [{name: c, resources: {requests: {cpu: "
+      "'1'}}}]\n";
+  const auto [name, text] = GENERATE_COPY(table<std::string, std::string>({
+      {"a pending pod", pending},
+      {"and one bound to a node of the dump", pending + bound},
+      {"and one bound to a node the dump lacks", pending + elsewhere},
+      {"and a DaemonSet", pending + daemon_set},
+      {"a Deployment", slurp(KPREEMPT_TESTDATA "/sequence/deployment.yaml")},
+  }));
+  CAPTURE(name);
+  Fixture fx;
+  const std::string pod_file = fx.tmp.str("what-if.yaml");
+  spit(pod_file, text);
+  Run plain = fx.explain({"--pod-file", pod_file, "--no-cache"});
+  Run miss = fx.explain({"--pod-file", pod_file});
+  Run hit = fx.explain({"--pod-file", pod_file});
+  CHECK(fx.entries() == 1);
+  for (const Run* r : {&miss, &hit}) {
+    CHECK(r->code == plain.code);
+    CHECK(r->out == plain.out);
+    CHECK(r->err == plain.err);
+  }
+}
+
+// Without the cache the loader sees both copies and says whether they differ; over a cached
+// snapshot only the name is known. Either way the pod file is refused at the copy.
+TEST_CASE("a pod file pod whose name the dump holds is refused with or without the cache",
+          "[cache]") {
+  Fixture fx;
+  const std::string pod_file = fx.tmp.str("what-if.yaml");
+  spit(pod_file,
+       "apiVersion: v1\nkind: Pod\nmetadata: {name: notebook-alice, namespace: research}\n"
+       "spec:\n  containers: [{name: c}]\n");
+  const std::string said = pod_file + ":1:1: error: Pod research/notebook-alice: duplicate object";
+  for (const Run& r :
+       {fx.explain({"--pod-file", pod_file, "--no-cache"}), fx.explain({"--pod-file", pod_file}),
+        fx.explain({"--pod-file", pod_file})}) {
+    CHECK(r.code == 2);
+    CHECK(r.err.find(said) != std::string::npos);
+  }
+}
+
 TEST_CASE("a touched input misses and its entry is replaced", "[cache]") {
   Fixture fx;
   Run first = fx.explain();

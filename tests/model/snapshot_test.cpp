@@ -350,3 +350,127 @@ TEST_CASE("skipped kinds are counted in name order", "[model][snapshot]") {
   const Snapshot s = std::move(b).build(diags);
   CHECK(s.skipped_kinds() == StringMap{{"ConfigMap", "1"}, {"Deployment", "1"}, {"Service", "3"}});
 }
+
+namespace {
+
+// Every index and derived table a policy reads, and every message, as text.
+std::string tables(const Snapshot& s, const std::vector<Diagnostic>& diags) {
+  std::string out;
+  for (PodId i = 0; i < s.pods().size(); ++i) {
+    const Pod& p = s.pods()[i];
+    const PodFacts& f = s.facts(i);
+    out += fmt::format("pod {} {}/{} prio {} never {} node {} cpu {} found {} pdbs {}\n", i,
+                       p.namespace_, p.name, f.priority, f.preempt_never, f.node,
+                       f.requests.cpu_milli, s.find_pod(p.namespace_, p.name).value_or(k_none),
+                       fmt::join(s.pdbs_of(i), ","));
+  }
+  for (NodeId n = 0; n < s.nodes().size(); ++n) {
+    out += fmt::format("node {} on {} nominated {} requested {} exact {}\n", n,
+                       fmt::join(s.pods_on(n), ","), fmt::join(s.nominated_to(n), ","),
+                       s.node_facts(n).requested.cpu_milli, s.node_facts(n).requested_exact);
+  }
+  out += fmt::format("anti-affinity {}\n", fmt::join(s.pods_with_required_anti_affinity(), ","));
+  for (const std::string& d : formatted(diags)) {
+    out += d + "\n";
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("pods added to a built snapshot are indexed as a build of everything indexes them",
+          "[model][snapshot]") {
+  const auto base_objects = [](SnapshotBuilder& b) {
+    b.add(node("n1", 2));
+    b.add(node("n2", 3));
+    b.add(pclass("high", 100));
+    b.add(pclass("low", 1, true));
+    PodDisruptionBudget pdb;
+    pdb.namespace_ = "ns";
+    pdb.name = "budget";
+    pdb.selector.match_labels = {{"app", "web"}};
+    pdb.has_status = true;
+    b.add(pdb);
+    for (std::uint32_t i = 0; i < 6; ++i) {
+      Pod p = pod("ns", fmt::format("base-{}", i), 10 + i);
+      p.node_name = i % 3 == 2 ? "" : (i % 2 == 0 ? "n1" : "n2");
+      p.phase = p.node_name.empty() ? "Pending" : "Running";
+      p.labels = {{"app", "web"}};
+      Container c;
+      c.requests = {{"cpu", Quantity::from_milli(100 * (i + 1))}};
+      p.containers.push_back(c);
+      if (i == 4) {
+        p.node_name = "n7";  // lost
+      }
+      b.add(p);
+    }
+  };
+  // Pods as a what-if adds them: pending, bound, on a missing node, nominated, terminal,
+  // with unsorted labels, a priority disagreeing with its class, anti-affinity.
+  const auto added = [] {
+    std::vector<Pod> out;
+    Pod pending = pod("ns", "new-pending", 40);
+    pending.labels = {{"z", "1"}, {"app", "web"}};
+    pending.priority_class_name = "high";
+    out.push_back(pending);
+    Pod bound = pod("ns", "new-bound", 41);
+    bound.node_name = "n2";
+    bound.phase = "Running";
+    bound.priority = 5;
+    bound.priority_class_name = "high";
+    bound.required_pod_anti_affinity.emplace_back();
+    Container c;
+    c.requests = {{"cpu", Quantity::from_milli(50)}};
+    bound.containers.push_back(c);
+    out.push_back(bound);
+    Pod lost = pod("other", "new-lost", 42);
+    lost.node_name = "n9";
+    out.push_back(lost);
+    Pod nominated = pod("ns", "new-nominated", 43);
+    nominated.nominated_node_name = "n1";
+    out.push_back(nominated);
+    Pod done = pod("ns", "new-done", 44);
+    done.node_name = "n1";
+    done.phase = "Succeeded";
+    out.push_back(done);
+    return out;
+  }();
+
+  SnapshotBuilder whole;
+  base_objects(whole);
+  for (const Pod& p : added) {
+    whole.add(p);
+  }
+  std::vector<Diagnostic> whole_diags;
+  const Snapshot expected = std::move(whole).build(whole_diags);
+
+  SnapshotBuilder first;
+  base_objects(first);
+  std::vector<Diagnostic> ignored;
+  SnapshotBuilder more(std::move(first).build(ignored));
+  for (const Pod& p : added) {
+    more.add(p);
+  }
+  std::vector<Diagnostic> more_diags;
+  const Snapshot got = std::move(more).build(more_diags);
+  CHECK(tables(got, more_diags) == tables(expected, whole_diags));
+  CHECK(got.pods()[6].labels.front().first == "app");  // normalized
+}
+
+TEST_CASE("a pod added to a built snapshot under a name it holds is reported and dropped",
+          "[model][snapshot]") {
+  SnapshotBuilder first;
+  first.add(pod("ns", "a", 10));
+  std::vector<Diagnostic> diags;
+  SnapshotBuilder more(std::move(first).build(diags));
+  REQUIRE(diags.empty());
+  more.add(pod("ns", "b", 20));
+  more.add(pod("ns", "a", 21));
+  more.add(pod("ns", "b", 22));
+  const Snapshot s = std::move(more).build(diags);
+  CHECK(formatted(diags) ==
+        std::vector<std::string>{
+            "dump.yaml:21:1: error: Pod ns/a: duplicate object; first defined at dump.yaml:10:1",
+            "dump.yaml:22:1: error: Pod ns/b: duplicate object; first defined at dump.yaml:20:1"});
+  CHECK(s.pods().size() == 2);
+}

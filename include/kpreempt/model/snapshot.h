@@ -149,6 +149,9 @@ class Snapshot {
     mutable RequestsMemo requests;
   };
   void derive();
+  // The tables again once pods from `first` on were appended and indexed: only what those
+  // pods change is recomputed.
+  void derive_added(PodId first);
   ResizedRequests differing_requests(PodId from, std::size_t to, const RequestRules& rules) const;
   // The tables of one node again, after SnapshotEdit changed its pods.
   void rederive_node(NodeId id);
@@ -179,27 +182,33 @@ class Snapshot {
 class SnapshotBuilder {
  public:
   SnapshotBuilder() = default;
-  // Starts again from a built snapshot (a what-if that binds, evicts or adds pods, or a
-  // snapshot file plus further inputs); build() recomputes every derived fact and index.
-  explicit SnapshotBuilder(Snapshot base) : m_snap(std::move(base)) {}
+  // Starts again from a built snapshot (a what-if that adds pods, or a snapshot file plus
+  // further inputs). When only pods are added, build() indexes those and leaves the rest as
+  // it was built; anything else added or reached through a mutable accessor makes it
+  // recompute every derived fact and index.
+  explicit SnapshotBuilder(Snapshot base)
+      : m_snap(std::move(base)), m_built_pods(static_cast<PodId>(m_snap.m_pods.size())) {}
 
-  void add(Node n) { m_snap.m_nodes.push_back(std::move(n)); }
+  void add(Node n) { changed().m_nodes.push_back(std::move(n)); }
   void add(Pod p) { m_snap.m_pods.push_back(std::move(p)); }
-  void add(PriorityClass c) { m_snap.m_classes.push_back(std::move(c)); }
-  void add(PodDisruptionBudget b) { m_snap.m_pdbs.push_back(std::move(b)); }
-  void add(Job j) { m_snap.m_jobs.push_back(std::move(j)); }
-  void set(SchedulerConfig c) { m_snap.m_scheduler_config = std::move(c); }
-  SchedulerConfig& scheduler_config() { return m_snap.m_scheduler_config; }
-  void add(UnmodelledGate g) { m_snap.m_unmodelled.push_back(std::move(g)); }
-  void add(SchedulerImage i) { m_snap.m_scheduler_images.push_back(std::move(i)); }
+  void add(PriorityClass c) { changed().m_classes.push_back(std::move(c)); }
+  void add(PodDisruptionBudget b) { changed().m_pdbs.push_back(std::move(b)); }
+  void add(Job j) { changed().m_jobs.push_back(std::move(j)); }
+  void set(SchedulerConfig c) { changed().m_scheduler_config = std::move(c); }
+  SchedulerConfig& scheduler_config() { return changed().m_scheduler_config; }
+  void add(UnmodelledGate g) { changed().m_unmodelled.push_back(std::move(g)); }
+  void add(SchedulerImage i) { changed().m_scheduler_images.push_back(std::move(i)); }
   // A what-if DaemonSet: build() makes its pods, once every node is read.
-  void add(DaemonSet d) { m_daemon_sets.push_back(std::move(d)); }
-  std::vector<Pod>& pods() { return m_snap.m_pods; }
+  void add(DaemonSet d) {
+    changed();
+    m_daemon_sets.push_back(std::move(d));
+  }
+  std::vector<Pod>& pods() { return changed().m_pods; }
   // The family stores are filled directly by their decoders.
-  KueueObjects& kueue() { return m_snap.m_kueue; }
-  YunikornObjects& yunikorn() { return m_snap.m_yunikorn; }
-  CapacityObjects& capacity() { return m_snap.m_capacity; }
-  KoordinatorObjects& koordinator() { return m_snap.m_koordinator; }
+  KueueObjects& kueue() { return changed().m_kueue; }
+  YunikornObjects& yunikorn() { return changed().m_yunikorn; }
+  CapacityObjects& capacity() { return changed().m_capacity; }
+  KoordinatorObjects& koordinator() { return changed().m_koordinator; }
   void count_skipped(std::string_view kind);
 
   // The same object read twice (one file given twice, a dump and a manifest repeating it):
@@ -239,7 +248,20 @@ class SnapshotBuilder {
     std::string identity;
     SourceLoc loc;
   };
+  // The snapshot, marked as no longer only a built one plus appended pods.
+  Snapshot& changed() {
+    m_built_pods.reset();
+    return m_snap;
+  }
+  // Whether build() may index the pods from m_built_pods on alone (see index_pods()).
+  [[nodiscard]] bool only_new_pods_added() const;
+  // The full build's first steps: normalizing, DaemonSet pods, duplicates.
+  void prepare_all(std::vector<Diagnostic>& diags, std::vector<ObjectRef>* made);
+  void index_pods(PodId first, std::vector<Diagnostic>& diags);
+
   Snapshot m_snap;
+  // Set while m_snap is a built snapshot with pods appended after its first *m_built_pods.
+  std::optional<PodId> m_built_pods;
   std::unordered_map<std::string, SeenObject> m_seen;
   std::vector<DaemonSet> m_daemon_sets;  // never in a Snapshot: made into pods by build()
 };
