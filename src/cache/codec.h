@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <cstring>
 #include <exception>
+#include <functional>
 #include <limits>
 #include <map>
 #include <numeric>
@@ -219,7 +220,11 @@ inline bool valid_utf8(std::string_view s) {
 
 class Reader {
  public:
-  explicit Reader(std::string_view in) : m_p(in.data()), m_end(in.data() + in.size()) {}
+  // Told of the bytes of each chunk once decoded (see Chunked), which are not read again.
+  using Release = std::function<void(std::string_view)>;
+
+  explicit Reader(std::string_view in, Release release = {})
+      : m_p(in.data()), m_end(in.data() + in.size()), m_release(std::move(release)) {}
   template <class... T>
   void operator()(T&... v) {
     (get(v), ...);
@@ -354,12 +359,18 @@ class Reader {
       return;
     }
     v.clear();
+    // Room for pods a what-if adds on top (--pod-file): appending them then moves no element.
+    // Capacity never written costs address space only.
+    v.reserve(n + n / 32 + 1024);
     v.resize(n);
     std::array<std::exception_ptr, k_chunks> errors;
     auto decode_chunk = [&](std::size_t k) {
       try {
         T* next = v.data() + std::accumulate(sizes.begin(), sizes.begin() + k, std::size_t{0});
         decode_chunk_into(bytes[k], sizes[k], [&next]() -> T& { return *next++; });
+        if (m_release) {
+          m_release(bytes[k]);
+        }
       } catch (...) {
         errors[k] = std::current_exception();
       }
@@ -440,6 +451,7 @@ class Reader {
   static constexpr int k_max_depth = 200;
   const char* m_p;
   const char* m_end;
+  Release m_release;
   int m_depth = 0;
 };
 
@@ -452,7 +464,8 @@ namespace codec {
 // The payload of a snapshot file: diagnostics, then every member of the snapshot.
 std::string encode_payload(const SnapshotFile& file);
 // Throws DecodeError. The snapshot's indexes are rebuilt and its cross references checked.
-void decode_payload(std::string_view payload, SnapshotFile& file);
+// `release`, when given, is told of payload bytes that will not be read again.
+void decode_payload(std::string_view payload, SnapshotFile& file, Reader::Release release = {});
 
 }  // namespace codec
 }  // namespace kpreempt::cache

@@ -433,8 +433,8 @@ std::string encode_payload(const SnapshotFile& file) {
   return std::move(w.bytes());
 }
 
-void decode_payload(std::string_view payload, SnapshotFile& file) {
-  Reader r(payload);
+void decode_payload(std::string_view payload, SnapshotFile& file, Reader::Release release) {
+  Reader r(payload, std::move(release));
   r(file.load_diags, file.build_diags);
   model::SnapshotCodec::decode(r, file.snapshot);
   if (!r.done()) {

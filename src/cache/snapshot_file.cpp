@@ -13,6 +13,7 @@
 
 #include <array>
 #include <cerrno>
+#include <cstdint>
 #include <cstring>
 #include <filesystem>
 #include <memory>
@@ -191,7 +192,10 @@ std::string encode(const SnapshotFile& file, std::string_view key, std::string_v
   return header(payload, key, version) + payload;
 }
 
-SnapshotFile decode(std::string_view bytes, std::string_view key) {
+namespace {
+
+SnapshotFile decode_with(std::string_view bytes, std::string_view key,
+                         const codec::Reader::Release& release) {
   if (bytes.size() < k_magic.size() ||
       std::memcmp(bytes.data(), k_magic.data(), k_magic.size()) != 0) {
     throw SnapshotError(Kind::bad_magic, "not a kpreempt snapshot (bad magic)");
@@ -218,7 +222,7 @@ SnapshotFile decode(std::string_view bytes, std::string_view key) {
   {
     std::jthread summer([&actual, payload] { actual = checksum(payload); });
     try {
-      codec::decode_payload(payload, file);
+      codec::decode_payload(payload, file, release);
     } catch (const codec::DecodeError& e) {
       decode_error = e.what();
     } catch (const std::length_error&) {  // a damaged count, before the sum has said so
@@ -236,6 +240,12 @@ SnapshotFile decode(std::string_view bytes, std::string_view key) {
                         fmt::format("corrupted snapshot ({}); {}", decode_error, k_recreate));
   }
   return file;
+}
+
+}  // namespace
+
+SnapshotFile decode(std::string_view bytes, std::string_view key) {
+  return decode_with(bytes, key, {});
 }
 
 namespace {
@@ -288,6 +298,17 @@ class Mapping {
   Mapping& operator=(const Mapping&) = delete;
   bool ok() const { return m_data != nullptr; }
   std::string_view bytes() const { return {m_data, m_size}; }
+  // Gives back the whole pages of `part` (of bytes()) that hold nothing read later: the
+  // decoded objects then do not sit in memory beside their encoding. A page read again
+  // (the checksum still summing it) is simply read from the page cache again.
+  void release(std::string_view part) const {
+    const auto page = static_cast<std::uintptr_t>(::sysconf(_SC_PAGESIZE));
+    const auto begin = (reinterpret_cast<std::uintptr_t>(part.data()) + page - 1) / page * page;
+    const auto end = (reinterpret_cast<std::uintptr_t>(part.data()) + part.size()) / page * page;
+    if (end > begin) {
+      ::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_DONTNEED);
+    }
+  }
 
  private:
   const char* m_data = nullptr;
@@ -319,7 +340,7 @@ SnapshotFile read_checked(const std::string& path, std::string_view key, const E
   Mapping map(fd, size);
   if (map.ok()) {
     ::close(fd);
-    return decode(map.bytes(), key);
+    return decode_with(map.bytes(), key, [&map](std::string_view part) { map.release(part); });
   }
   std::string bytes = read_all(fd, size);  // a file system that cannot map it
   ::close(fd);
