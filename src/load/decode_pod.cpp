@@ -69,6 +69,7 @@ void decode_metadata(const Field& meta, model::Pod& p) {
   p.annotations = meta["annotations"].string_map();
   std::erase_if(p.annotations,
                 [](const auto& kv) { return !model::kept_pod_annotation(kv.first); });
+  p.annotations.shrink_to_fit();
   meta["ownerReferences"].each_item([&](const Field& o) {
     p.owners.push_back(model::OwnerReference{o["kind"].str(), o["name"].str(), o["uid"].str(),
                                              o["controller"].boolean()});

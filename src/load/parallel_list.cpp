@@ -331,6 +331,14 @@ bool repeats_objects(const std::vector<Part>& parts) {
 
 void join(const std::string& path, std::uint64_t first_line, std::vector<Part>& parts,
           DecodeContext& ctx) {
+  // The pods (most of a dump's memory) are moved once into storage made for all of them, and
+  // each part's is freed as soon as it is moved: a vector grown part by part would hold its
+  // old storage, its new one and the later parts' all at once.
+  std::size_t pods = ctx.out.pods().size();
+  for (Part& p : parts) {
+    pods += p.out.pods().size();
+  }
+  ctx.out.pods().reserve(pods);
   std::uint64_t line = first_line;
   for (Part& p : parts) {
     auto prefix_lines = static_cast<std::uint64_t>(
@@ -343,6 +351,7 @@ void join(const std::string& path, std::uint64_t first_line, std::vector<Part>& 
       }
     }
     ctx.out.append(std::move(p.out));
+    p.out = model::SnapshotBuilder();
     ctx.objects += p.objects;
     ctx.diags.insert(ctx.diags.end(), std::make_move_iterator(p.diags.begin()),
                      std::make_move_iterator(p.diags.end()));

@@ -290,6 +290,7 @@ std::optional<model::Instant> Field::time() const {
 
 model::StringMap Field::string_map() const {
   model::StringMap out;
+  out.reserve(count());  // a dump's maps are most of its memory: no slack
   each_member([&](const Field& m) { out.emplace_back(std::string(m.key()), m.str()); });
   std::sort(out.begin(), out.end());
   return out;
@@ -297,6 +298,7 @@ model::StringMap Field::string_map() const {
 
 model::ResourceList Field::resource_list() const {
   model::ResourceList out;
+  out.reserve(count());
   each_member(
       [&](const Field& m) { out.emplace_back(std::string(m.key()), m.quantity_of(m.key())); });
   std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
@@ -316,6 +318,7 @@ model::ResourceList Field::non_negative_resource_list() const {
 
 std::vector<std::string> Field::strings() const {
   std::vector<std::string> out;
+  out.reserve(count());
   each_item([&](const Field& item) { out.push_back(item.str()); });
   return out;
 }

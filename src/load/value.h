@@ -87,6 +87,10 @@ class Field {
   SourceLoc loc() const;
   std::string path() const;
 
+  // How many members or items a map or sequence holds; 0 when absent, null or a scalar.
+  std::uint32_t count() const {
+    return m_node != k_nil && node().type != NodeType::scalar ? node().size : 0;
+  }
   // Members of a map (nothing when absent or null); throws when it is not a map.
   template <typename F>
   void each_member(F&& f) const {

@@ -10,9 +10,11 @@
 namespace kpreempt::model {
 namespace {
 
+// Takes `from`'s storage when `to` is empty, unless `to` was made room for (a dump read in
+// parts reserves its pods once, rather than growing through every part).
 template <typename T>
 void append_all(std::vector<T>& to, std::vector<T>& from) {
-  if (to.empty()) {
+  if (to.empty() && to.capacity() < from.size()) {
     to = std::move(from);
     return;
   }
