@@ -6,6 +6,7 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <iomanip>
 #include <ostream>
 #include <regex>
 #include <string_view>
@@ -77,7 +78,9 @@ void emit(YAML::Emitter& out, const nlohmann::ordered_json& j) {
 
 void print_structured(const nlohmann::ordered_json& doc, bool yaml, std::ostream& out) {
   if (!yaml) {
-    out << doc.dump(2) << '\n';
+    // Streamed as it is serialized (width = indent, as dump(2)): an explanation of every node
+    // of a big cluster is tens of megabytes, not held twice.
+    out << std::setw(2) << doc << '\n';
     return;
   }
   YAML::Emitter emitter;
