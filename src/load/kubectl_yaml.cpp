@@ -8,6 +8,8 @@
 // a scalar's first character, and for the end of a collection the next token's position.
 #include "load/kubectl_yaml.h"
 
+#include "load/split_guard.h"
+
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
@@ -420,7 +422,6 @@ class KubectlYamlSource final : public EventSource {
   }
   bool plain_start(std::size_t i) const;
   std::size_t plain_end(std::size_t from) const;
-  std::size_t quote_end(std::size_t from, char quote) const;
   std::size_t key_colon(std::size_t p) const;
 
   void push(EventType type, Mark mark) { m_queue.push_back({type, mark, ScalarStyle::plain, -1}); }
@@ -551,23 +552,6 @@ std::size_t KubectlYamlSource::plain_end(std::size_t from) const {
   return end;
 }
 
-// The closing quote on this line of a scalar quoted with `quote`, or npos.
-std::size_t KubectlYamlSource::quote_end(std::size_t from, char quote) const {
-  for (std::size_t i = from; i < m_line.size(); ++i) {
-    const char c = m_line[i];
-    if (quote == '"' && c == '\\') {
-      ++i;
-    } else if (c == quote) {
-      if (quote == '\'' && i + 1 < m_line.size() && m_line[i + 1] == '\'') {
-        ++i;
-      } else {
-        return i;
-      }
-    }
-  }
-  return k_npos;
-}
-
 // The `:` after a key starting at `p` (plain, or quoted on one line), or npos.
 std::size_t KubectlYamlSource::key_colon(std::size_t p) const {
   const char c = m_line[p];
@@ -576,7 +560,7 @@ std::size_t KubectlYamlSource::key_colon(std::size_t p) const {
            (i + 1 == m_line.size() || m_line[i + 1] == ' ');
   };
   if (c == '"' || c == '\'') {
-    const std::size_t close = quote_end(p + 1, c);
+    const std::size_t close = closing_quote(m_line, p + 1, c);
     return close != k_npos && colon_at(close + 1) ? close + 1 : k_npos;
   }
   if (!plain_start(p)) {
@@ -800,7 +784,7 @@ void KubectlYamlSource::quoted_value(std::size_t v) {
   const Mark mark = at(v);
   const char quote = m_line[v];
   std::string& text = new_text();
-  std::size_t close = quote_end(v + 1, quote);
+  std::size_t close = closing_quote(m_line, v + 1, quote);
   if (close != k_npos) {
     if (!only_spaces(close + 1)) {
       decline();
@@ -825,7 +809,7 @@ void KubectlYamlSource::quoted_value(std::size_t v) {
     if (c < m_line.size() && c <= indent) {
       decline();
     }
-    close = quote_end(0, quote);
+    close = closing_quote(m_line, 0, quote);
     if (close != k_npos) {
       if (!only_spaces(close + 1)) {
         decline();

@@ -14,6 +14,24 @@
 
 namespace kpreempt::load {
 
+// The quote on `line` from `from` on that closes a scalar quoted with `quote`, or npos: in
+// double quotes `\` escapes the next character, in single quotes `''` is one quote.
+inline std::size_t closing_quote(std::string_view line, std::size_t from, char quote) {
+  for (std::size_t i = from; i < line.size(); ++i) {
+    const char c = line[i];
+    if (quote == '"' && c == '\\') {
+      ++i;
+    } else if (c == quote) {
+      if (quote == '\'' && i + 1 < line.size() && line[i + 1] == '\'') {
+        ++i;
+      } else {
+        return i;
+      }
+    }
+  }
+  return std::string_view::npos;
+}
+
 class SplitGuard {
  public:
   // `text` is whole lines, in input order across calls.
@@ -92,18 +110,16 @@ class SplitGuard {
           return;
         }
       }
-      const char c = line[i];
       if (m_quote != 0) {
-        if (m_quote == '"' && c == '\\') {
-          ++i;
-        } else if (c == m_quote) {
-          if (m_quote == '\'' && i + 1 < line.size() && line[i + 1] == '\'') {
-            ++i;
-          } else {
-            m_quote = 0;
-          }
+        i = closing_quote(line, i, m_quote);
+        if (i == std::string_view::npos) {
+          return;  // still open at the end of the line
         }
-      } else if ((c == '"' || c == '\'') && token_start(line, i)) {
+        m_quote = 0;
+        continue;
+      }
+      const char c = line[i];
+      if ((c == '"' || c == '\'') && token_start(line, i)) {
         m_quote = c;
       } else if (c == '#' && token_start(line, i)) {
         return;
