@@ -54,8 +54,8 @@ scenario::AdviseGoal parse_goal(const AdviseOptions& o) {
 }
 
 // The pod or Workload the goal is about, checked against what the goal needs of it.
-scenario::Preemptor resolve(const AdviseOptions& o, const model::Snapshot& snap,
-                            scenario::AdviseGoal goal) {
+scenario::PendingRef resolve(const AdviseOptions& o, const model::Snapshot& snap,
+                             scenario::AdviseGoal goal) {
   const std::string& text = !o.explain.victim.empty() ? o.explain.victim
                             : !o.explain.pod.empty()  ? o.explain.pod
                                                       : o.explain.workload;
@@ -152,9 +152,9 @@ std::string workload_name(const model::Snapshot& snap, const scenario::AdviseTar
 }
 
 // The pending preemptors `policy` takes, as --all-pending would run it.
-std::vector<scenario::Preemptor> pending_for(const ExplainOptions& o, const model::Snapshot& snap,
-                                             const policy::Entry& entry) {
-  std::vector<scenario::Preemptor> out;
+std::vector<scenario::PendingRef> pending_for(const ExplainOptions& o, const model::Snapshot& snap,
+                                              const policy::Entry& entry) {
+  std::vector<scenario::PendingRef> out;
   for (const Subject& s : pending_subjects(snap)) {
     for (const policy::Entry* p : chosen_policies(o, snap, s, true)) {
       if (p == &entry) {
@@ -219,7 +219,7 @@ int run_advise(const AdviseOptions& o, const Streams& io) {
   const policy::DumpLines dump = policy::dump_lines(snap);
   for (const policy::Entry* p : policies_for(o.explain, snap, subject, goal)) {
     const policy::Args args = parse_sets(o.explain.sets, p->plugin);
-    const std::vector<scenario::Preemptor> pending = pending_for(o.explain, snap, *p);
+    const std::vector<scenario::PendingRef> pending = pending_for(o.explain, snap, *p);
     advice.pending = std::max(advice.pending, pending.size());
     const scenario::AdviseRun run{*p, args, policy::choose_line(*p, flags, dump), now};
     advice.results.push_back(scenario::advise(snap, run, target, pending));

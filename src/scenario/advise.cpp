@@ -41,7 +41,7 @@ Signature signature_of(const policy::Decision& d) {
   return s;
 }
 
-model::ObjectRef ref_of(const model::Snapshot& snap, const Preemptor& p) {
+model::ObjectRef ref_of(const model::Snapshot& snap, const PendingRef& p) {
   if (p.pod != model::k_none) {
     const model::Pod& pod = snap.pods()[p.pod];
     return {"Pod", pod.namespace_, pod.name};
@@ -70,7 +70,7 @@ struct GroupRun {
 class Oracle {
  public:
   Oracle(model::Snapshot& snap, const AdviseRun& run, const AdviseTarget& target,
-         const std::vector<Preemptor>& pending)
+         const std::vector<PendingRef>& pending)
       : m_snap(snap), m_run(run), m_target(target), m_pending(pending) {
     if (target.goal == AdviseGoal::save) {
       m_victim = ref_of(snap, target.subject);
@@ -83,7 +83,7 @@ class Oracle {
   }
 
   // With `nodes`, the decision keeps its per-node verdicts (without per-pod ones).
-  policy::Decision decide(const Preemptor& p, bool nodes = false) const {
+  policy::Decision decide(const PendingRef& p, bool nodes = false) const {
     policy::Input in{m_snap, p.pod, m_run.now, m_run.args, p.workload, false};
     policy::Decision d = policy::run(m_run.entry, in, m_run.line);
     if (!nodes) {
@@ -94,7 +94,7 @@ class Oracle {
 
   // Whether the goal holds on the snapshot as it is now. `first` are tried first (the
   // preemptors that threatened the victim before), so that a "no" is usually quick.
-  bool holds(const std::vector<Preemptor>& first) {
+  bool holds(const std::vector<PendingRef>& first) {
     ++m_probes;
     if (m_target.goal != AdviseGoal::save) {
       if (m_target.group.size() > 1) {
@@ -103,13 +103,13 @@ class Oracle {
       }
       return reached(decide(m_target.subject));
     }
-    std::vector<Preemptor> order = first;
-    for (const Preemptor& p : m_pending) {
+    std::vector<PendingRef> order = first;
+    for (const PendingRef& p : m_pending) {
       if (std::find(first.begin(), first.end(), p) == first.end()) {
         order.push_back(p);
       }
     }
-    std::erase_if(order, [&](const Preemptor& p) { return !may_threaten(p); });
+    std::erase_if(order, [&](const PendingRef& p) { return !may_threaten(p); });
     std::atomic<bool> threatened{false};
     parallel_for(order.size(), threatened, [&](std::size_t i) {
       if (lists_victim(decide(order[i]))) {
@@ -123,7 +123,7 @@ class Oracle {
   // queue order, each after the ones before it.
   GroupRun run_group() const {
     std::vector<render::Explanation> items;
-    for (const Preemptor& p : m_target.group) {
+    for (const PendingRef& p : m_target.group) {
       if (p.pod == model::k_none || m_snap.pods()[p.pod].pending()) {
         items.push_back(render::Explanation{p.pod, p.workload, m_run.now, {}});
       }
@@ -176,7 +176,7 @@ class Oracle {
 
   // Leaves `p` out of every later check: its baseline decision says it can never use the
   // victim's node for reasons no knob changes.
-  void rule_out(const Preemptor& p) { m_ruled_out.push_back(p); }
+  void rule_out(const PendingRef& p) { m_ruled_out.push_back(p); }
 
   // Whether a baseline decision of a node-level policy found that the victim's node can never
   // be its pick: unusable by filters that read only the preemptor's and the node's spec
@@ -212,7 +212,7 @@ class Oracle {
   const model::ObjectRef& victim() const { return m_victim; }
 
  private:
-  bool may_threaten(const Preemptor& p) const {
+  bool may_threaten(const PendingRef& p) const {
     if (m_target.member(p) ||
         std::find(m_ruled_out.begin(), m_ruled_out.end(), p) != m_ruled_out.end()) {
       return false;
@@ -226,10 +226,10 @@ class Oracle {
   model::Snapshot& m_snap;
   const AdviseRun& m_run;
   AdviseTarget m_target;
-  const std::vector<Preemptor>& m_pending;
+  const std::vector<PendingRef>& m_pending;
   model::ObjectRef m_victim;
   bool m_priority_bound = false;
-  std::vector<Preemptor> m_ruled_out;
+  std::vector<PendingRef> m_ruled_out;
   std::size_t m_probes = 0;
 };
 
@@ -240,7 +240,7 @@ struct Boundary {
 
 class Search {
  public:
-  Search(model::Snapshot& snap, Oracle& oracle, std::vector<Preemptor> first)
+  Search(model::Snapshot& snap, Oracle& oracle, std::vector<PendingRef> first)
       : m_snap(snap), m_oracle(oracle), m_first(std::move(first)) {}
 
   bool holds_at(const Knob& k, std::int64_t v) {
@@ -310,7 +310,7 @@ class Search {
  private:
   model::Snapshot& m_snap;
   Oracle& m_oracle;
-  std::vector<Preemptor> m_first;
+  std::vector<PendingRef> m_first;
   std::map<std::int64_t, bool> m_memo;
 };
 
@@ -375,13 +375,13 @@ std::string join_names(const std::vector<std::string>& names) {
 
 // What one policy decides for the target today, in one sentence.
 std::string baseline_sentence(const model::Snapshot& snap, const AdviseTarget& target,
-                              const std::vector<Preemptor>& threats, const policy::Decision* own) {
+                              const std::vector<PendingRef>& threats, const policy::Decision* own) {
   if (target.goal == AdviseGoal::save) {
     if (threats.empty()) {
       return "no pending preemptor evicts it";
     }
     std::vector<std::string> names;
-    for (const Preemptor& p : threats) {
+    for (const PendingRef& p : threats) {
       names.push_back(name_of(ref_of(snap, p)));
     }
     return fmt::format("evicted by {}", join_names(names));
@@ -395,7 +395,7 @@ class SideEffects {
  public:
   // `before`: every pending preemptor's decision today, as Oracle::decide_all gives them.
   SideEffects(model::Snapshot& snap, Oracle& oracle, const AdviseTarget& target,
-              const std::vector<Preemptor>& pending, const std::vector<Preemptor>& threats,
+              const std::vector<PendingRef>& pending, const std::vector<PendingRef>& threats,
               const std::vector<policy::Decision>& before)
       : m_snap(snap), m_oracle(oracle), m_target(target), m_pending(pending), m_threats(threats) {
     for (const policy::Decision& d : before) {
@@ -409,7 +409,7 @@ class SideEffects {
     const std::vector<policy::Decision> after = m_oracle.decide_all();
     std::set<model::ObjectRef> victims_before, victims_after;
     for (std::size_t i = 0; i < m_pending.size(); ++i) {
-      const Preemptor& p = m_pending[i];
+      const PendingRef& p = m_pending[i];
       if (m_target.member(p)) {
         continue;
       }
@@ -448,8 +448,8 @@ class SideEffects {
   model::Snapshot& m_snap;
   Oracle& m_oracle;
   AdviseTarget m_target;
-  const std::vector<Preemptor>& m_pending;
-  const std::vector<Preemptor>& m_threats;
+  const std::vector<PendingRef>& m_pending;
+  const std::vector<PendingRef>& m_threats;
   std::vector<Signature> m_before;
 };
 
@@ -494,11 +494,11 @@ std::string_view to_string(AdviseGoal g) {
 }
 
 render::AdviceResult advise(model::Snapshot& snap, const AdviseRun& run, const AdviseTarget& target,
-                            const std::vector<Preemptor>& pending) {
+                            const std::vector<PendingRef>& pending) {
   render::AdviceResult r;
   r.policy = std::string(run.entry.name);
   Oracle oracle(snap, run, target, pending);
-  std::vector<Preemptor> threats;
+  std::vector<PendingRef> threats;
   std::optional<policy::Decision> own;
   // Every other pending preemptor's decision today: who threatens the victim, who never can,
   // and what side effects are measured against.

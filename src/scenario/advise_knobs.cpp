@@ -182,7 +182,7 @@ Knob pod_priority_knob(const model::Snapshot& snap, const std::vector<model::Pod
 // The pods a goal of fit or place is about: the workload's, or the one pod.
 std::vector<model::PodId> target_pods(const KnobContext& ctx) {
   std::vector<model::PodId> ids;
-  for (const Preemptor& p : ctx.target.group) {
+  for (const PendingRef& p : ctx.target.group) {
     if (p.pod != model::k_none) {
       ids.push_back(p.pod);
     }

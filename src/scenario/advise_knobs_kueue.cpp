@@ -88,7 +88,7 @@ std::optional<std::uint32_t> cq_index(const KueueObjects& k, std::string_view na
 }
 
 // The ClusterQueue a preemptor is queued to, or an admitted Workload is charged to.
-std::optional<std::uint32_t> queue_of(const model::Snapshot& snap, const Preemptor& p) {
+std::optional<std::uint32_t> queue_of(const model::Snapshot& snap, const PendingRef& p) {
   const KueueObjects& k = snap.kueue();
   std::string ns, queue;
   if (p.workload != model::k_none) {
@@ -156,7 +156,7 @@ void add_pod(const model::Pod& pod, KueueAmounts& out) {
 }
 
 // What the preemptor asks for in all, the pods of a pod group together.
-KueueAmounts requests_of(const model::Snapshot& snap, const Preemptor& p) {
+KueueAmounts requests_of(const model::Snapshot& snap, const PendingRef& p) {
   KueueAmounts out;
   if (p.workload != model::k_none) {
     for (const model::KueuePodSet& ps : snap.kueue().workloads[p.workload].pod_sets) {
@@ -341,7 +341,7 @@ std::optional<std::uint32_t> class_index(const KueueObjects& k, std::string_view
 }
 
 // The WorkloadPriorityClass the preemptor or Workload takes its priority from, if any.
-std::optional<std::uint32_t> class_of(const model::Snapshot& snap, const Preemptor& p) {
+std::optional<std::uint32_t> class_of(const model::Snapshot& snap, const PendingRef& p) {
   const KueueObjects& k = snap.kueue();
   if (p.workload != model::k_none) {
     const model::Workload& w = k.workloads[p.workload];
@@ -353,7 +353,7 @@ std::optional<std::uint32_t> class_of(const model::Snapshot& snap, const Preempt
 }
 
 // The priority Kueue gives the preemptor.
-std::int64_t priority_of(const model::Snapshot& snap, const Preemptor& p) {
+std::int64_t priority_of(const model::Snapshot& snap, const PendingRef& p) {
   if (p.workload != model::k_none) {
     return snap.kueue().workloads[p.workload].priority;
   }
@@ -410,7 +410,7 @@ void lending_knobs(const KueueObjects& k, std::uint32_t cq, const std::set<Pair>
 
 // The preemptor's nominal quotas and borrowing limits, and the lending limits of the others
 // of its cohort tree, for the pairs it requests.
-void quota_knobs(const model::Snapshot& snap, const Preemptor& p, std::uint32_t cq,
+void quota_knobs(const model::Snapshot& snap, const PendingRef& p, std::uint32_t cq,
                  std::vector<Knob>& out) {
   const KueueObjects& k = snap.kueue();
   const KueueAmounts req = requests_of(snap, p);
@@ -450,7 +450,7 @@ bool priority_matters(const model::ClusterQueue& cq) {
 
 // The preemptor's WorkloadPriorityClass, raised until it is above every admitted Workload of
 // its cohort tree.
-void preemptor_class_knob(const model::Snapshot& snap, const Preemptor& p, std::uint32_t cq,
+void preemptor_class_knob(const model::Snapshot& snap, const PendingRef& p, std::uint32_t cq,
                           std::vector<Knob>& out) {
   const KueueObjects& k = snap.kueue();
   const auto cls = class_of(snap, p);
@@ -554,7 +554,7 @@ Knob policy_knob(const KueueObjects& k, std::uint32_t cq, Policy which) {
 }
 
 void admit_knobs(const KnobContext& ctx, std::vector<Knob>& out) {
-  const Preemptor& p = ctx.target.subject;
+  const PendingRef& p = ctx.target.subject;
   const auto cq = queue_of(ctx.snap, p);
   if (!cq) {
     return;
@@ -582,7 +582,7 @@ void victim_quota_knobs(const KnobContext& ctx, std::uint32_t cq, std::vector<Kn
   const KueueObjects& k = ctx.snap.kueue();
   const std::set<Pair> used = pairs_used(k.workloads[ctx.target.subject.workload]);
   KueueAmounts wanted;
-  for (const Preemptor& t : ctx.threats) {
+  for (const PendingRef& t : ctx.threats) {
     for (const auto& [r, amount] : requests_of(ctx.snap, t)) {
       wanted[r] += amount;
     }
@@ -658,7 +658,7 @@ void victim_class_knob(const KnobContext& ctx, std::vector<Knob>& out) {
   }
   std::vector<std::int64_t> marks;
   std::int64_t top = k.priority_classes[*cls].value;
-  for (const Preemptor& t : ctx.threats) {
+  for (const PendingRef& t : ctx.threats) {
     const std::int64_t prio = priority_of(ctx.snap, t);
     marks.push_back(prio);
     marks.push_back(prio + 1);

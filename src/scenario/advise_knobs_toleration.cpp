@@ -99,7 +99,7 @@ Knob minimum_knob(const KnobContext& ctx, std::uint32_t cls, const policy::Toler
   // pending priority tolerates them all, and int32 bounds the value.
   k.limit = std::clamp<std::int64_t>(highest_pending_priority(ctx.snap) + 1, k.from,
                                      std::numeric_limits<std::int32_t>::max());
-  for (const Preemptor& t : ctx.threats) {
+  for (const PendingRef& t : ctx.threats) {
     if (t.pod != model::k_none) {
       k.landmarks.push_back(std::int64_t{ctx.snap.facts(t.pod).priority} + 1);
     }

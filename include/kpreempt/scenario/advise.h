@@ -29,25 +29,26 @@ enum class AdviseGoal : std::uint8_t {
 };
 std::string_view to_string(AdviseGoal g);
 
-// A pending pod or Kueue Workload.
-struct Preemptor {
+// A pending pod or Kueue Workload, by its index in the snapshot. (Not scenario.h's
+// Preemptor, which names one in a case file.)
+struct PendingRef {
   model::PodId pod = model::k_none;
   std::uint32_t workload = model::k_none;
-  friend bool operator==(const Preemptor&, const Preemptor&) = default;
+  friend bool operator==(const PendingRef&, const PendingRef&) = default;
 };
 
 // What the goal is about: the victim to save, or the pending preemptor to fit, place or admit.
 struct AdviseTarget {
   AdviseGoal goal = AdviseGoal::save;
-  Preemptor subject;
+  PendingRef subject;
   // A workload's pods (a --pod-file Deployment, Job...), in queue order, when it has several:
   // the goal holds when every one is placed (or fits), each decided after the ones before it.
   // `subject` is the first.
-  std::vector<Preemptor> group;
+  std::vector<PendingRef> group;
   // The target comes from a what-if manifest (--pod-file): changes go to the file, not to the
   // cluster with kubectl.
   bool manifest = false;
-  bool member(const Preemptor& p) const {
+  bool member(const PendingRef& p) const {
     return p == subject || std::find(group.begin(), group.end(), p) != group.end();
   }
 };
@@ -92,7 +93,7 @@ struct KnobContext {
   const model::Snapshot& snap;
   const policy::Entry& entry;
   AdviseTarget target;
-  std::vector<Preemptor> threats;
+  std::vector<PendingRef> threats;
 };
 
 // The knobs that may move the goal under the context's policy, families in order.
@@ -102,7 +103,7 @@ std::vector<Knob> knobs_for(const KnobContext& ctx);
 // takes (the target's threats among them). The snapshot is edited while it runs and is as
 // before when it returns.
 render::AdviceResult advise(model::Snapshot& snap, const AdviseRun& run, const AdviseTarget& target,
-                            const std::vector<Preemptor>& pending);
+                            const std::vector<PendingRef>& pending);
 
 // The controller that owns the pod, as a user edits it: a ReplicaSet behind its Deployment
 // (named "<deployment>-<pod-template-hash>", or "<deployment>-what-if" for a manifest's);
