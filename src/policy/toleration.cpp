@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <functional>
 #include <mutex>
 #include <string>
 #include <string_view>
@@ -343,23 +344,24 @@ model::Instant toleration_expiry(model::Instant scheduled_at, std::int64_t secon
   return Instant{secs, static_cast<std::int32_t>(nanos)};
 }
 
-Exemption evaluate_toleration(const model::Snapshot& snap, model::PodId victim,
-                              model::PodId preemptor, model::Instant now, bool worded) {
-  const model::PodFacts& pre = snap.facts(preemptor);
-  return evaluate_toleration_for(snap, victim, pre.priority, pre.preempt_never, now, worded);
-}
+namespace {
 
-Exemption evaluate_toleration_for(const model::Snapshot& snap, model::PodId victim,
-                                  std::int32_t preemptor_priority, bool preemptor_never,
-                                  model::Instant now, bool worded) {
-  const model::Pod& pod = snap.pods()[victim];
+// A victim's PriorityClass, found, and its toleration policy, parsed.
+struct ClassPolicy {
+  const model::PriorityClass* pc = nullptr;  // nullptr: not found
+  TolerationPolicyParse parsed;
+};
+
+// ExemptedFromPreemption once the victim's class is looked up and its policy parsed.
+Exemption judge(const model::Pod& pod, const ClassPolicy& cls, std::int32_t preemptor_priority,
+                bool preemptor_never, model::Instant now, bool worded) {
   if (pod.priority_class_name.empty()) {
     return judged(Exemption::Kind::not_exempt, worded, [&] {
       return Words{Code::no_priority_class,
                    "no priorityClassName, so no toleration policy applies"};
     });
   }
-  const model::PriorityClass* pc = find_class(snap, pod.priority_class_name);
+  const model::PriorityClass* pc = cls.pc;
   if (pc == nullptr) {
     return judged(Exemption::Kind::error, worded, [&] {
       return Words{Code::error_priority_class_not_found,
@@ -372,7 +374,7 @@ Exemption evaluate_toleration_for(const model::Snapshot& snap, model::PodId vict
       return Words{Code::exempt_preemptor_never, "the preemptor's preemptionPolicy is Never"};
     });
   }
-  const TolerationPolicyParse parsed = parse_toleration_policy(*pc);
+  const TolerationPolicyParse& parsed = cls.parsed;
   if (!parsed.policy) {
     return judged(Exemption::Kind::not_exempt, worded, [&] {
       return Words{Code::invalid_policy,
@@ -392,6 +394,66 @@ Exemption evaluate_toleration_for(const model::Snapshot& snap, model::PodId vict
   return judge_window(pod, p, now, worded);
 }
 
+// The classes a dry run may meet, each looked up and parsed once rather than once per judged
+// pod: a dry run over a big cluster judges every lower-priority pod of every potential node.
+class ClassPolicies {
+ public:
+  explicit ClassPolicies(const model::Snapshot& snap) {
+    for (const model::PriorityClass& pc : snap.priority_classes()) {
+      add(snap, pc.name);
+    }
+    for (std::string_view name : {"system-cluster-critical", "system-node-critical"}) {
+      add(snap, name);
+    }
+  }
+  // What find_class and parse_toleration_policy give for the class named `name`.
+  const ClassPolicy& of(const std::string& name) const {
+    const auto it = m_by_name.find(name);
+    return it == m_by_name.end() ? m_missing : it->second;
+  }
+
+ private:
+  void add(const model::Snapshot& snap, std::string_view name) {
+    if (m_by_name.contains(name)) {
+      return;
+    }
+    ClassPolicy& cls = m_by_name[name];
+    cls.pc = find_class(snap, std::string(name));
+    if (cls.pc != nullptr) {
+      cls.parsed = parse_toleration_policy(*cls.pc);
+    }
+  }
+  struct Hash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+  };
+  // Keyed by views of the names the snapshot (or find_class's built-ins) hold.
+  std::unordered_map<std::string_view, ClassPolicy, Hash, std::equal_to<>> m_by_name;
+  ClassPolicy m_missing;
+};
+
+}  // namespace
+
+Exemption evaluate_toleration(const model::Snapshot& snap, model::PodId victim,
+                              model::PodId preemptor, model::Instant now, bool worded) {
+  const model::PodFacts& pre = snap.facts(preemptor);
+  return evaluate_toleration_for(snap, victim, pre.priority, pre.preempt_never, now, worded);
+}
+
+Exemption evaluate_toleration_for(const model::Snapshot& snap, model::PodId victim,
+                                  std::int32_t preemptor_priority, bool preemptor_never,
+                                  model::Instant now, bool worded) {
+  const model::Pod& pod = snap.pods()[victim];
+  ClassPolicy cls;
+  if (!pod.priority_class_name.empty()) {
+    cls.pc = find_class(snap, pod.priority_class_name);
+    if (cls.pc != nullptr) {
+      cls.parsed = parse_toleration_policy(*cls.pc);
+    }
+  }
+  return judge(pod, cls, preemptor_priority, preemptor_never, now, worded);
+}
+
 Decision decide_toleration(const Input& in) {
   const Args args = toleration_args(in);
   const Input inner{in.snapshot, in.preemptor, in.now, args, model::k_none, in.pod_verdicts};
@@ -402,8 +464,11 @@ Decision decide_toleration(const Input& in) {
   Variant variant;
   variant.policy_name = "toleration";
   variant.any_terminating_blocks = true;
-  variant.victim_check = [&](const model::Pod& pod, PodId id) {
-    Exemption e = evaluate_toleration(in.snapshot, id, in.preemptor, in.now, in.pod_verdicts);
+  const ClassPolicies classes(in.snapshot);
+  const model::PodFacts& preemptor = in.snapshot.facts(in.preemptor);
+  variant.victim_check = [&](const model::Pod& pod, PodId /*id*/) {
+    Exemption e = judge(pod, classes.of(pod.priority_class_name), preemptor.priority,
+                        preemptor.preempt_never, in.now, in.pod_verdicts);
     if (e.kind == Exemption::Kind::not_exempt && in.pod_verdicts) {
       const std::lock_guard lock(notes_mutex);
       // A pod that stays preemptable was judged by a code with no subject.

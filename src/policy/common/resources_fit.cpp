@@ -33,6 +33,7 @@ struct Shortfall {
 // A pod is in pods_on(node) exactly when it is bound there and not terminal.
 std::vector<model::PodId> taken_off(const model::Snapshot& snap, const NodeView& view) {
   std::vector<model::PodId> out;
+  out.reserve(view.removed.size());
   for (model::PodId p : view.removed) {
     if (snap.facts(p).node == view.node && !snap.pods()[p].terminal() &&
         std::find(out.begin(), out.end(), p) == out.end()) {
