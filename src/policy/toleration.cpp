@@ -352,6 +352,15 @@ struct ClassPolicy {
   TolerationPolicyParse parsed;
 };
 
+ClassPolicy class_policy(const model::Snapshot& snap, const std::string& name) {
+  ClassPolicy cls;
+  cls.pc = find_class(snap, name);
+  if (cls.pc != nullptr) {
+    cls.parsed = parse_toleration_policy(*cls.pc);
+  }
+  return cls;
+}
+
 // ExemptedFromPreemption once the victim's class is looked up and its policy parsed.
 Exemption judge(const model::Pod& pod, const ClassPolicy& cls, std::int32_t preemptor_priority,
                 bool preemptor_never, model::Instant now, bool worded) {
@@ -414,13 +423,8 @@ class ClassPolicies {
 
  private:
   void add(const model::Snapshot& snap, std::string_view name) {
-    if (m_by_name.contains(name)) {
-      return;
-    }
-    ClassPolicy& cls = m_by_name[name];
-    cls.pc = find_class(snap, std::string(name));
-    if (cls.pc != nullptr) {
-      cls.parsed = parse_toleration_policy(*cls.pc);
+    if (!m_by_name.contains(name)) {  // the first of a name, as find_class finds it
+      m_by_name.emplace(name, class_policy(snap, std::string(name)));
     }
   }
   struct Hash {
@@ -444,14 +448,8 @@ Exemption evaluate_toleration_for(const model::Snapshot& snap, model::PodId vict
                                   std::int32_t preemptor_priority, bool preemptor_never,
                                   model::Instant now, bool worded) {
   const model::Pod& pod = snap.pods()[victim];
-  ClassPolicy cls;
-  if (!pod.priority_class_name.empty()) {
-    cls.pc = find_class(snap, pod.priority_class_name);
-    if (cls.pc != nullptr) {
-      cls.parsed = parse_toleration_policy(*cls.pc);
-    }
-  }
-  return judge(pod, cls, preemptor_priority, preemptor_never, now, worded);
+  return judge(pod, class_policy(snap, pod.priority_class_name), preemptor_priority,
+               preemptor_never, now, worded);
 }
 
 Decision decide_toleration(const Input& in) {
