@@ -102,14 +102,6 @@ class SplitGuard {
   // Outside quotes, the bytes that change nothing are skipped a table look-up each.
   void scan(std::string_view line, std::size_t from) {
     for (std::size_t i = from; i < line.size(); ++i) {
-      if (m_quote == 0) {
-        while (i < line.size() && !k_special[static_cast<unsigned char>(line[i])]) {
-          ++i;
-        }
-        if (i == line.size()) {
-          return;
-        }
-      }
       if (m_quote != 0) {
         i = closing_quote(line, i, m_quote);
         if (i == std::string_view::npos) {
@@ -117,6 +109,12 @@ class SplitGuard {
         }
         m_quote = 0;
         continue;
+      }
+      while (i < line.size() && !k_special[static_cast<unsigned char>(line[i])]) {
+        ++i;
+      }
+      if (i == line.size()) {
+        return;
       }
       const char c = line[i];
       if ((c == '"' || c == '\'') && token_start(line, i)) {

@@ -13,7 +13,6 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <functional>
 #include <mutex>
 #include <string>
 #include <string_view>
@@ -47,32 +46,6 @@ Exemption judged(Exemption::Kind kind, bool worded, Wording wording) {
   }
   Words w = wording();
   return Exemption{kind, std::move(w.code), std::move(w.detail)};
-}
-
-model::PriorityClass builtin_class(std::string name, std::int32_t value) {
-  model::PriorityClass pc;
-  pc.name = std::move(name);
-  pc.value = value;
-  return pc;
-}
-
-// The lister of a real cluster always holds the two built-in classes, even when a dump left
-// them out.
-const model::PriorityClass* find_class(const model::Snapshot& snap, const std::string& name) {
-  if (const auto* pc = snap.find_priority_class(name)) {
-    return pc;
-  }
-  static const model::PriorityClass k_cluster_critical =
-      builtin_class("system-cluster-critical", model::k_system_cluster_critical);
-  static const model::PriorityClass k_node_critical =
-      builtin_class("system-node-critical", model::k_system_node_critical);
-  if (name == k_cluster_critical.name) {
-    return &k_cluster_critical;
-  }
-  if (name == k_node_critical.name) {
-    return &k_node_critical;
-  }
-  return nullptr;
 }
 
 // podutil.GetPodCondition: the first condition of the type.
@@ -352,9 +325,10 @@ struct ClassPolicy {
   TolerationPolicyParse parsed;
 };
 
-ClassPolicy class_policy(const model::Snapshot& snap, const std::string& name) {
+// The snapshot resolves the API server's built-in classes even when the dump lacks them.
+ClassPolicy class_policy(const model::Snapshot& snap, std::string_view name) {
   ClassPolicy cls;
-  cls.pc = find_class(snap, name);
+  cls.pc = snap.find_priority_class(name);
   if (cls.pc != nullptr) {
     cls.parsed = parse_toleration_policy(*cls.pc);
   }
@@ -403,37 +377,24 @@ Exemption judge(const model::Pod& pod, const ClassPolicy& cls, std::int32_t pree
   return judge_window(pod, p, now, worded);
 }
 
-// The classes a dry run may meet, each looked up and parsed once rather than once per judged
-// pod: a dry run over a big cluster judges every lower-priority pod of every potential node.
+// The dump's classes, each looked up and parsed once rather than once per judged pod: a dry
+// run over a big cluster judges every lower-priority pod of every potential node.
 class ClassPolicies {
  public:
-  explicit ClassPolicies(const model::Snapshot& snap) {
+  explicit ClassPolicies(const model::Snapshot& snap) : m_snap(snap) {
     for (const model::PriorityClass& pc : snap.priority_classes()) {
-      add(snap, pc.name);
-    }
-    for (std::string_view name : {"system-cluster-critical", "system-node-critical"}) {
-      add(snap, name);
+      m_by_name.emplace(pc.name, class_policy(snap, pc.name));
     }
   }
-  // What find_class and parse_toleration_policy give for the class named `name`.
-  const ClassPolicy& of(const std::string& name) const {
+  // What class_policy() gives for `name`; a class the dump lacks is looked up each time.
+  ClassPolicy of(const std::string& name) const {
     const auto it = m_by_name.find(name);
-    return it == m_by_name.end() ? m_missing : it->second;
+    return it != m_by_name.end() ? it->second : class_policy(m_snap, name);
   }
 
  private:
-  void add(const model::Snapshot& snap, std::string_view name) {
-    if (!m_by_name.contains(name)) {  // the first of a name, as find_class finds it
-      m_by_name.emplace(name, class_policy(snap, std::string(name)));
-    }
-  }
-  struct Hash {
-    using is_transparent = void;
-    std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
-  };
-  // Keyed by views of the names the snapshot (or find_class's built-ins) hold.
-  std::unordered_map<std::string_view, ClassPolicy, Hash, std::equal_to<>> m_by_name;
-  ClassPolicy m_missing;
+  const model::Snapshot& m_snap;
+  std::unordered_map<std::string_view, ClassPolicy> m_by_name;  // views of the dump's names
 };
 
 }  // namespace
