@@ -223,3 +223,95 @@ TEST_CASE(
   w.conditions.back().status = "False";
   CHECK(model::queue_order_time(w) == at("2026-11-01T00:00:00Z"));
 }
+
+TEST_CASE("requests read under every line's rules match a sum of each pod", "[model][edit]") {
+  using model::Quantity;
+  auto cpu = [](std::int64_t milli) {
+    return model::ResourceList{{"cpu", Quantity::from_milli(milli)}};
+  };
+  Cluster c;
+  c.add(node("n1").cpu("64"));
+  model::SnapshotBuilder b(c.snapshot());
+  // Each shape bound: plain, pod-level requests, a resize in the status, an infeasible resize
+  // with and without a status, pod-level status, a sidecar and overhead.
+  // Then statuses that report the spec, as a kubelet does for a pod never resized: alone,
+  // with pod-level requests, with an infeasible resize, and for a sidecar.
+  // The last two report the spec for one container only: an infeasible resize with a
+  // sidecar that has no status, and an allocation that is not the spec.
+  for (int shape = 0; shape < 14; ++shape) {
+    model::Pod p = pod("a/p" + std::to_string(shape)).on("n1").cpu("1").build();
+    model::ContainerStatus status{p.containers.front().name, false, {}};
+    switch (shape) {
+      case 1:
+        p.pod_level_requests = cpu(3000);
+        break;
+      case 2:
+        status.resources = {true, cpu(2000), cpu(2000)};
+        p.container_statuses.push_back(status);
+        break;
+      case 3:
+        status.resources = {true, cpu(500), cpu(500)};
+        p.container_statuses.push_back(status);
+        p.resize_infeasible = true;
+        break;
+      case 4:
+        p.resize_infeasible = true;
+        break;
+      case 5:
+        p.pod_level_requests = cpu(3000);
+        p.pod_status_resources = {true, cpu(4000), cpu(4000)};
+        break;
+      case 6:
+        p.init_containers.push_back({"side", cpu(250), {}, true});
+        break;
+      case 7:
+        p.overhead = cpu(100);
+        break;
+      case 8:
+      case 9:
+      case 10:
+        status.resources = {true, cpu(1000), cpu(1000)};
+        p.container_statuses.push_back(status);
+        p.pod_level_requests = shape == 9 ? cpu(3000) : model::ResourceList{};
+        p.resize_infeasible = shape == 10;
+        break;
+      case 11:
+        p.init_containers.push_back({"side", cpu(250), {}, true});
+        p.container_statuses.push_back({"side", true, {true, cpu(250), std::nullopt}});
+        status.resources = {true, std::nullopt, cpu(1000)};
+        p.container_statuses.push_back(status);
+        break;
+      case 12:
+        p.init_containers.push_back({"side", cpu(250), {}, true});
+        status.resources = {true, cpu(1000), cpu(1000)};
+        p.container_statuses.push_back(status);
+        p.resize_infeasible = true;
+        break;
+      case 13:
+        status.resources = {true, cpu(1000), cpu(2000)};
+        p.container_statuses.push_back(status);
+        break;
+    }
+    b.add(p);
+  }
+  std::vector<Diagnostic> diags;
+  const model::Snapshot snap = std::move(b).build(diags);
+  for (auto status : {model::StatusRequests::ignored, model::StatusRequests::container_max,
+                      model::StatusRequests::max_of_sums}) {
+    for (bool pod_level : {false, true}) {
+      for (bool pod_level_status : {false, true}) {
+        const model::RequestRules rules{status, pod_level, pod_level_status};
+        model::ResizedRequests expected;
+        for (model::PodId p = 0; p < snap.pods().size(); ++p) {
+          const model::Resources r = model::pod_requests(snap.pods()[p], rules);
+          if (snap.facts(p).node != model::k_none && !(r == model::pod_requests(snap.pods()[p]))) {
+            expected.emplace_back(p, r);
+          }
+        }
+        INFO("status " << static_cast<int>(status) << ", pod level " << pod_level
+                       << ", pod-level status " << pod_level_status);
+        CHECK(*snap.resized_requests(rules) == expected);
+      }
+    }
+  }
+}
