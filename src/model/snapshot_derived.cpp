@@ -73,12 +73,12 @@ bool status_mirrors_spec(const Pod& pod) {
 // line without PodLevelResources reads the same sum for a pod without pod-level requests,
 // unless it reads an infeasible resize's status (max_of_sums then counts no spec at all).
 bool same_as_facts(const Pod& pod, const RequestRules& rules) {
-  const bool status_unread = rules.status == StatusRequests::ignored || !has_resize_status(pod) ||
-                             status_mirrors_spec(pod);
+  const bool status_adds_nothing = rules.status == StatusRequests::ignored ||
+                                   !has_resize_status(pod) || status_mirrors_spec(pod);
   if (rules.pod_level) {
-    return status_unread;
+    return status_adds_nothing;
   }
-  return status_unread && pod.pod_level_requests.empty() &&
+  return status_adds_nothing && pod.pod_level_requests.empty() &&
          (rules.status != StatusRequests::max_of_sums || !pod.resize_infeasible);
 }
 
