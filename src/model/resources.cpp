@@ -368,6 +368,25 @@ Sum pod_request_sum(const Pod& pod) {
   return pod_request_sum(pod, RequestRules{});
 }
 
+// Whether every container's status reports exactly its spec's requests (as a kubelet of
+// v1.33+ does for every running pod that was not resized) and nothing else is resized: every
+// reading of the status then sums to the spec.
+bool status_mirrors_spec(const Pod& pod) {
+  if (pod.resize_infeasible || pod.pod_status_resources.any()) {
+    return false;
+  }
+  auto mirrors = [&pod](const Container& c) {
+    return std::all_of(pod.container_statuses.begin(), pod.container_statuses.end(),
+                       [&c](const ContainerStatus& s) {
+                         return s.name != c.name ||
+                                ((!s.resources.requests || *s.resources.requests == c.requests) &&
+                                 (!s.resources.allocated || *s.resources.allocated == c.requests));
+                       });
+  };
+  return std::all_of(pod.containers.begin(), pod.containers.end(), mirrors) &&
+         std::all_of(pod.init_containers.begin(), pod.init_containers.end(), mirrors);
+}
+
 }  // namespace
 
 Resources pod_requests(const Pod& pod) {
@@ -385,6 +404,18 @@ bool has_resize_status(const Pod& pod) {
   return pod.pod_status_resources.any() ||
          std::any_of(pod.container_statuses.begin(), pod.container_statuses.end(),
                      [](const ContainerStatus& s) { return s.resources.any(); });
+}
+
+// A release line without PodLevelResources reads the same sum for a pod without pod-level
+// requests, unless it reads an infeasible resize's status (max_of_sums then counts no spec).
+bool reads_as_spec(const Pod& pod, const RequestRules& rules) {
+  const bool status_adds_nothing = rules.status == StatusRequests::ignored ||
+                                   !has_resize_status(pod) || status_mirrors_spec(pod);
+  if (rules.pod_level) {
+    return status_adds_nothing;
+  }
+  return status_adds_nothing && pod.pod_level_requests.empty() &&
+         (rules.status != StatusRequests::max_of_sums || !pod.resize_infeasible);
 }
 
 std::string pod_requests_limit_error(const Pod& pod) {

@@ -49,39 +49,6 @@ bool selects_pods(const PodDisruptionBudget& b) {
   return b.selector_valid && b.selector.present && !empty(b.selector);
 }
 
-// Whether every container's status reports exactly its spec's requests (as a kubelet of
-// v1.33+ does for every running pod that was not resized) and nothing else is resized: every
-// reading of the status then sums to the spec.
-bool status_mirrors_spec(const Pod& pod) {
-  if (pod.resize_infeasible || pod.pod_status_resources.any()) {
-    return false;
-  }
-  auto mirrors = [&pod](const Container& c) {
-    return std::all_of(pod.container_statuses.begin(), pod.container_statuses.end(),
-                       [&c](const ContainerStatus& s) {
-                         return s.name != c.name ||
-                                ((!s.resources.requests || *s.resources.requests == c.requests) &&
-                                 (!s.resources.allocated || *s.resources.allocated == c.requests));
-                       });
-  };
-  return std::all_of(pod.containers.begin(), pod.containers.end(), mirrors) &&
-         std::all_of(pod.init_containers.begin(), pod.init_containers.end(), mirrors);
-}
-
-// Where pod_requests(pod, rules) is pod_requests(pod), held in the pod's facts, without
-// summing it again: 150,000 pods are summed once per load, not once per reading. A release
-// line without PodLevelResources reads the same sum for a pod without pod-level requests,
-// unless it reads an infeasible resize's status (max_of_sums then counts no spec at all).
-bool same_as_facts(const Pod& pod, const RequestRules& rules) {
-  const bool status_adds_nothing = rules.status == StatusRequests::ignored ||
-                                   !has_resize_status(pod) || status_mirrors_spec(pod);
-  if (rules.pod_level) {
-    return status_adds_nothing;
-  }
-  return status_adds_nothing && pod.pod_level_requests.empty() &&
-         (rules.status != StatusRequests::max_of_sums || !pod.resize_infeasible);
-}
-
 // The budgets that can select a pod, per namespace, in input order.
 using BudgetsByNamespace = std::unordered_map<std::string_view, std::vector<std::uint32_t>>;
 
@@ -197,7 +164,7 @@ ResizedRequests Snapshot::differing_requests(PodId from, std::size_t to,
                                              const RequestRules& rules) const {
   ResizedRequests out;
   for (PodId p = from; p < to; ++p) {
-    if (m_facts[p].node == k_none || same_as_facts(m_pods[p], rules)) {
+    if (m_facts[p].node == k_none || reads_as_spec(m_pods[p], rules)) {
       continue;
     }
     Resources r = pod_requests(m_pods[p], rules);

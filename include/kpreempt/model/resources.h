@@ -61,6 +61,11 @@ Resources pod_requests(const Pod& pod, const RequestRules& rules);
 // Whether the pod's status carries resources a RequestRules reading could count.
 bool has_resize_status(const Pod& pod);
 
+// Whether pod_requests(pod, rules) is pod_requests(pod), known without summing either: so for
+// nearly every pod of a dump, whose status is absent or reports the spec (as a kubelet of
+// v1.33+ does for every pod not resized). A snapshot keeps pod_requests(pod) in its facts.
+bool reads_as_spec(const Pod& pod, const RequestRules& rules);
+
 // Why pod_requests(pod) cannot be held as upstream holds it (a total beyond int64 in the
 // resource's unit; upstream's sum would wrap), or empty.
 std::string pod_requests_limit_error(const Pod& pod);
