@@ -381,19 +381,19 @@ Exemption judge(const model::Pod& pod, const ClassPolicy& cls, std::int32_t pree
 // run over a big cluster judges every lower-priority pod of every potential node.
 class ClassPolicies {
  public:
-  explicit ClassPolicies(const model::Snapshot& snap) : m_snap(snap) {
+  explicit ClassPolicies(const model::Snapshot& snap) {
     for (const model::PriorityClass& pc : snap.priority_classes()) {
       m_by_name.emplace(pc.name, class_policy(snap, pc.name));
     }
   }
-  // What class_policy() gives for `name`; a class the dump lacks is looked up each time.
-  ClassPolicy of(const std::string& name) const {
+  // What class_policy() gives for one of the dump's classes, or nullptr for another name (a
+  // built-in class the dump lacks, or a missing one), which the caller looks up itself.
+  const ClassPolicy* find(const std::string& name) const {
     const auto it = m_by_name.find(name);
-    return it != m_by_name.end() ? it->second : class_policy(m_snap, name);
+    return it != m_by_name.end() ? &it->second : nullptr;
   }
 
  private:
-  const model::Snapshot& m_snap;
   std::unordered_map<std::string_view, ClassPolicy> m_by_name;  // views of the dump's names
 };
 
@@ -426,8 +426,14 @@ Decision decide_toleration(const Input& in) {
   const ClassPolicies classes(in.snapshot);
   const model::PodFacts& preemptor = in.snapshot.facts(in.preemptor);
   variant.victim_check = [&](const model::Pod& pod, PodId /*id*/) {
-    Exemption e = judge(pod, classes.of(pod.priority_class_name), preemptor.priority,
-                        preemptor.preempt_never, in.now, in.pod_verdicts);
+    const ClassPolicy* cls = classes.find(pod.priority_class_name);
+    ClassPolicy looked_up;  // filled, and used, only for a class the dump lacks
+    if (cls == nullptr) {
+      looked_up = class_policy(in.snapshot, pod.priority_class_name);
+      cls = &looked_up;
+    }
+    Exemption e =
+        judge(pod, *cls, preemptor.priority, preemptor.preempt_never, in.now, in.pod_verdicts);
     if (e.kind == Exemption::Kind::not_exempt && in.pod_verdicts) {
       const std::lock_guard lock(notes_mutex);
       // A pod that stays preemptable was judged by a code with no subject.
