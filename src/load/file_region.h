@@ -4,6 +4,7 @@
 // an error the caller can report ("changed while being read").
 #pragma once
 
+#include "load/line_breaks.h"
 #include "load/pruned_fields_blanker.h"
 #include "load/split_guard.h"
 
@@ -104,24 +105,33 @@ class FileRegion {
       n = static_cast<std::size_t>(last - m_buf.data()) + 1;
     }
     const char* data = m_buf.data();
-    if (std::memchr(data, '\r', n) != nullptr) {
-      throw NotSplittable{};  // a lone CR breaks lines for the parser but not for the split
-    }
-    if (m_guard && !m_guard->lines_ok(std::string_view(data, n))) {
+    // A lone CR breaks lines for the YAML parser but not for the split (JSON counts only line
+    // feeds).
+    if (m_guard && std::memchr(data, '\r', n) != nullptr) {
       throw NotSplittable{};
     }
-    m_newlines += static_cast<std::uint64_t>(std::count(data, data + n, '\n'));
+    m_pieces.clear();
+    m_next = 0;
+    if (m_blanker) {
+      // One walk over the lines: the guard checks each one as the blanker decides it.
+      const std::optional<std::size_t> breaks = m_blanker->split(
+          data, n, [&](const char* p, std::size_t k) { m_pieces.emplace_back(p, k); },
+          [&](std::string_view line) { return !m_guard || m_guard->line_ok(line); });
+      if (!breaks) {
+        throw NotSplittable{};
+      }
+      m_newlines += *breaks;
+    } else {
+      if (m_guard && !m_guard->lines_ok(std::string_view(data, n))) {
+        throw NotSplittable{};
+      }
+      m_pieces.emplace_back(data, n);
+      m_newlines += count_line_breaks(data, data + n);
+    }
     if (m_progress != nullptr) {
       m_progress->fetch_add(n, std::memory_order_relaxed);
     }
     m_counted += n;
-    m_pieces.clear();
-    m_next = 0;
-    if (m_blanker) {
-      m_blanker->split(data, n, [&](const char* p, std::size_t k) { m_pieces.emplace_back(p, k); });
-    } else {
-      m_pieces.emplace_back(data, n);
-    }
     m_taken = n;
   }
 

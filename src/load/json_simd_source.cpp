@@ -8,9 +8,14 @@
 // numbers, very long tokens, deep nesting), the RapidJSON source takes over from the chunk's
 // start and the events already handed out are dropped from it, so events and messages are the
 // same as RapidJSON's alone.
+#include "load/line_breaks.h"
 #include "load/sources.h"
 
 #include <simdjson.h>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include <algorithm>
 #include <cstring>
@@ -84,6 +89,31 @@ void put_utf8(std::string& out, unsigned cp) {
     out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
     out += static_cast<char>(0x80 | (cp & 0x3F));
   }
+}
+
+// Whether [p, end) may hold a \u escape, where surrogates are read by rules that differ
+// between RapidJSON and simdjson releases; simdjson's parse of the chunk refused any other bad
+// escape, as RapidJSON does. Managed fields' keys are full of \" escapes, so a backslash alone
+// says little. Looks one byte past `end`, which is in the buffer.
+bool has_unicode_escape(const char* p, const char* end) {
+#if defined(__SSE2__)
+  const __m128i backslash = _mm_set1_epi8('\\');
+  const __m128i u = _mm_set1_epi8('u');
+  for (; end - p >= 16; p += 16) {
+    const __m128i here = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+    const __m128i after = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 1));
+    if (_mm_movemask_epi8(
+            _mm_and_si128(_mm_cmpeq_epi8(here, backslash), _mm_cmpeq_epi8(after, u))) != 0) {
+      return true;
+    }
+  }
+#endif
+  for (; p < end; ++p) {
+    if (p[0] == '\\' && p[1] == 'u') {
+      return true;
+    }
+  }
+  return false;
 }
 
 // A string's escapes undone as RapidJSON undoes them (a lone low surrogate is encoded as it
@@ -177,6 +207,8 @@ class SimdJsonSource final : public EventSource {
   }
   void start_fallback();
   bool skipped_ok(std::uint32_t pos, char c);
+  bool skip_plain_value();
+  bool number_ok(std::uint32_t pos) const;
   std::string_view string_raw(std::uint32_t pos, std::uint32_t next) const;
   const Event& emit(EventType type, std::uint64_t offset, std::string_view text = {},
                     ScalarStyle style = ScalarStyle::plain);
@@ -275,14 +307,27 @@ void SimdJsonSource::learn_layout() {
   m_gap = "\n" + indent + "},\n" + indent + "{";
 }
 
-// The comma of the last item boundary in m_buf[from, m_len), or 0.
+// The comma of the last item boundary in m_buf[from, m_len), or 0. Looked for backwards from
+// the gap's last byte, a `{`: a search comparing the gap at every position costs a call a byte.
 std::size_t SimdJsonSource::find_cut(std::size_t from) const {
-  if (m_gap.empty() || m_len < m_gap.size()) {
+  if (m_gap.empty() || m_len < from + m_gap.size()) {
     return 0;
   }
-  std::string_view text(m_buf.get() + from, m_len - std::min(from, m_len));
-  std::size_t at = text.rfind(m_gap);
-  return at == std::string_view::npos ? 0 : from + at + m_gap.find(',');
+  const char* base = m_buf.get();
+  const char* lowest = base + from + m_gap.size() - 1;  // where the earliest gap would end
+  const char* end = base + m_len;
+  while (end > lowest) {
+    const auto* last = static_cast<const char*>(memrchr(lowest, m_gap.back(), end - lowest));
+    if (last == nullptr) {
+      return 0;
+    }
+    const char* start = last + 1 - m_gap.size();
+    if (std::memcmp(start, m_gap.data(), m_gap.size()) == 0) {
+      return static_cast<std::size_t>(start - base) + m_gap.find(',');
+    }
+    end = last;
+  }
+  return 0;
 }
 
 // Parses the next chunk; false when RapidJSON must take over from its start.
@@ -347,24 +392,14 @@ bool SimdJsonSource::load_chunk() {
 // Counts line breaks from where the last count stopped; tokens hold none, so after a token the
 // count goes on from its end, and mostly only the blanks between tokens are looked at.
 Mark SimdJsonSource::mark_at(std::uint64_t offset) {
-  const char* p = m_buf.get() + (m_counted - m_base);
+  const char* from = m_buf.get() + (m_counted - m_base);
   const char* end = m_buf.get() + (offset - m_base);
-  if (end - p < 32) {
-    for (; p < end; ++p) {
-      if (*p == '\n') {
-        ++m_line;
-        m_line_start = m_base + static_cast<std::uint64_t>(p - m_buf.get()) + 1;
-      }
+  if (from < end) {
+    if (const std::size_t breaks = count_line_breaks(from, end); breaks > 0) {
+      m_line += static_cast<std::uint32_t>(breaks);
+      const auto* last = static_cast<const char*>(memrchr(from, '\n', end - from));
+      m_line_start = m_base + static_cast<std::uint64_t>(last + 1 - m_buf.get());
     }
-  }
-  while (p < end) {
-    const void* nl = std::memchr(p, '\n', static_cast<std::size_t>(end - p));
-    if (nl == nullptr) {
-      break;
-    }
-    p = static_cast<const char*>(nl) + 1;
-    ++m_line;
-    m_line_start = m_base + static_cast<std::uint64_t>(p - m_buf.get());
   }
   m_counted = offset;
   return Mark{m_line, static_cast<std::uint32_t>(offset - m_line_start + 1)};
@@ -512,6 +547,9 @@ const Event& SimdJsonSource::next() {
 
 // Brackets only: no text, no marks.
 void SimdJsonSource::skip_value_rest() {
+  if (m_fallback == nullptr && m_phase == Phase::tokens && skip_plain_value()) {
+    return;
+  }
   int depth = 1;
   while (depth > 0 && m_fallback == nullptr && m_phase == Phase::tokens) {
     if (m_at == m_stop) {
@@ -549,6 +587,60 @@ void SimdJsonSource::skip_value_rest() {
   }
 }
 
+// The common case of skip_value_rest(): the value ends in this chunk and holds no escape, so
+// only its brackets, token lengths and numbers need a look, and one search for a backslash
+// stands for a check of each string. False, with nothing changed, otherwise.
+bool SimdJsonSource::skip_plain_value() {
+  int depth = 1;
+  std::uint64_t last_token = m_last_token;
+  std::uint64_t events = 0;
+  std::size_t at = m_at;
+  for (; at < m_stop && depth > 0; ++at) {
+    const std::uint32_t pos = m_idx[at];
+    const char c = m_buf[pos];
+    if (m_base + pos - last_token > k_max_token) {
+      return false;
+    }
+    last_token = m_base + pos;
+    if (c == ',' || c == ':') {
+      continue;
+    }
+    ++events;
+    if (c == '{' || c == '[') {
+      if (m_depth + depth - 1 >= k_max_depth) {
+        return false;
+      }
+      ++depth;
+    } else if (c == '}' || c == ']') {
+      --depth;
+    } else if ((c == '-' || (c >= '0' && c <= '9')) && !number_ok(pos)) {
+      return false;
+    }
+  }
+  if (depth > 0) {
+    return false;
+  }
+  const std::uint32_t first = m_idx[m_at];
+  const std::uint32_t last = m_idx[at - 1];
+  if (has_unicode_escape(m_buf.get() + first, m_buf.get() + last)) {
+    return false;
+  }
+  m_at = at;
+  m_last_token = last_token;
+  m_emitted += events;
+  m_value_end = m_base + last + 1;
+  --m_depth;  // the value's own opening bracket counted it
+  return true;
+}
+
+bool SimdJsonSource::number_ok(std::uint32_t pos) const {
+  std::uint32_t end = pos;
+  while (in_number(m_buf[end])) {
+    ++end;
+  }
+  return rapidjson_takes(std::string_view(m_buf.get() + pos, end - pos));
+}
+
 // A skipped scalar RapidJSON would refuse: it reads what it skips.
 bool SimdJsonSource::skipped_ok(std::uint32_t pos, char c) {
   if (c == '"') {
@@ -558,11 +650,7 @@ bool SimdJsonSource::skipped_ok(std::uint32_t pos, char c) {
     return raw.find('\\') == std::string_view::npos || unescape(raw, m_text);
   }
   if (c == '-' || (c >= '0' && c <= '9')) {
-    std::uint32_t end = pos;
-    while (in_number(m_buf[end])) {
-      ++end;
-    }
-    return rapidjson_takes(std::string_view(m_buf.get() + pos, end - pos));
+    return number_ok(pos);
   }
   return true;
 }

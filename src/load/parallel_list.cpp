@@ -188,9 +188,10 @@ std::vector<Part> split(const Fd& fd, const Layout& l, unsigned n) {
       p.region.prefix = "[\n";
       p.region.suffix = "\n]";
     }
-    p.region.blanker.emplace(l.format == Format::json ? PrunedFieldsBlanker::Format::json
-                                                      : PrunedFieldsBlanker::Format::yaml);
-    p.region.yaml = l.format == Format::yaml;
+    if (l.format == Format::yaml) {
+      p.region.blanker.emplace();
+      p.region.yaml = true;
+    }
   }
   return parts;
 }
@@ -231,6 +232,16 @@ class PartSource final : public EventSource {
         break;
     }
     return *ev;
+  }
+  // The skipped events lie inside the value, balanced: only its end changes the depth. The
+  // source skips its own cheap way (JSON without marks or texts), not event by event.
+  void skip_value_rest() override {
+    try {
+      m_src.skip_value_rest();
+    } catch (const InputError&) {
+      throw NotSplittable{};
+    }
+    --m_depth;
   }
   const std::string& file_name() const override { return m_src.file_name(); }
   bool ended() const { return m_ended; }

@@ -3,8 +3,9 @@
 // the items of a List laid out by kubectl. They are half of a dump without managed fields and
 // three quarters of one with them; blank lines cost the parser a byte each where the fields
 // cost it a token each. The key lines and every line break are kept, so the keys still read as
-// empty and lines and columns of everything else stay exact. JSON is parsed fast enough that
-// only managedFields are worth it there.
+// empty and lines and columns of everything else stay exact. Only YAML: a blanked line is never
+// parsed, so a syntax error on it goes unseen, and JSON's simdjson parse checks every byte
+// about as fast as the lines could be blanked.
 #pragma once
 
 #include "load/pruned_fields.h"
@@ -12,6 +13,7 @@
 #include <array>
 #include <cstddef>
 #include <cstring>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -19,18 +21,18 @@ namespace kpreempt::load {
 
 class PrunedFieldsBlanker {
  public:
-  enum class Format { yaml, json };
-  explicit PrunedFieldsBlanker(Format format) : m_format(format) {}
-
   // Hands [data, data + n) to `emit(const char*, std::size_t)` as pieces, with the lines of
   // the pruned fields' values replaced by bare line breaks; nothing is copied but the line breaks.
   // The bytes must be whole lines (the last may lack its line break at the end of the input), in
-  // input order across calls.
-  template <typename Emit>
-  void split(const char* data, std::size_t n, Emit&& emit) {
+  // input order across calls. Each line is also handed to `check(std::string_view)` first, so
+  // that a dump's lines are walked once: the line breaks counted, or nothing when `check`
+  // refused a line.
+  template <typename Emit, typename Check>
+  std::optional<std::size_t> split(const char* data, std::size_t n, Emit&& emit, Check&& check) {
     const char* end = data + n;
     const char* kept = nullptr;  // start of the run of kept lines being collected
     std::size_t blank_lines = 0;
+    std::size_t breaks = 0;
     auto flush_blanks = [&] {
       while (blank_lines > 0) {
         std::size_t k = blank_lines < k_breaks.size() ? blank_lines : k_breaks.size();
@@ -41,7 +43,12 @@ class PrunedFieldsBlanker {
     for (const char* r = data; r < end;) {
       const auto* nl = static_cast<const char*>(std::memchr(r, '\n', end - r));
       const char* line_end = nl != nullptr ? nl : end;
-      if (decide({r, static_cast<std::size_t>(line_end - r)})) {
+      const std::string_view line(r, static_cast<std::size_t>(line_end - r));
+      if (!check(line)) {
+        return std::nullopt;
+      }
+      breaks += nl != nullptr ? 1 : 0;
+      if (decide(line)) {
         if (kept != nullptr) {
           emit(kept, static_cast<std::size_t>(r - kept));
           kept = nullptr;
@@ -57,14 +64,15 @@ class PrunedFieldsBlanker {
       emit(kept, static_cast<std::size_t>(end - kept));
     }
     flush_blanks();
+    return breaks;
+  }
+
+  template <typename Emit>
+  void split(const char* data, std::size_t n, Emit&& emit) {
+    split(data, n, emit, [](std::string_view) { return true; });
   }
 
  private:
-  // kubectl prints an item at column 0 (YAML `- `) or 8 (JSON `{`), so an item's metadata
-  // keys sit at 4 and 12 spaces; those are the only places managedFields is looked for.
-  static constexpr std::string_view k_json_key = "            \"managedFields\": [";
-  static constexpr std::string_view k_json_close = "            ]";
-
   static std::size_t indent_of(std::string_view line) {
     const std::size_t n = line.find_first_not_of(' ');
     return n == std::string_view::npos ? line.size() : n;
@@ -110,7 +118,7 @@ class PrunedFieldsBlanker {
             pruned::in(key, pruned::k_container_status));
   }
 
-  bool decide_yaml(std::string_view line) {
+  bool decide(std::string_view line) {
     if (m_skip_indent != 0) {
       // Inside: deeper lines, blank lines, and a list's `- ` entries at the key's column.
       const std::size_t indent = indent_of(line);
@@ -149,22 +157,6 @@ class PrunedFieldsBlanker {
     return false;
   }
 
-  bool decide_json(std::string_view line) {
-    if (m_skipping) {
-      if (line.starts_with(k_json_close)) {
-        m_skipping = false;
-        return false;
-      }
-      return true;
-    }
-    m_skipping = line == k_json_key;
-    return false;
-  }
-
-  bool decide(std::string_view line) {
-    return m_format == Format::yaml ? decide_yaml(line) : decide_json(line);
-  }
-
   static constexpr std::array<char, 1024> k_break_bytes = [] {
     std::array<char, 1024> a{};
     a.fill('\n');
@@ -172,10 +164,8 @@ class PrunedFieldsBlanker {
   }();
   static constexpr std::string_view k_breaks{k_break_bytes.data(), k_break_bytes.size()};
 
-  Format m_format;
-  bool m_skipping = false;        // JSON: inside managedFields
-  std::size_t m_skip_indent = 0;  // YAML: the indent of the pruned key being skipped, or 0
-  // YAML: the item key (2 spaces) and section key (4 spaces) the current line is under,
+  std::size_t m_skip_indent = 0;  // the indent of the pruned key being skipped, or 0
+  // The item key (2 spaces) and section key (4 spaces) the current line is under,
   // copied: the lines that named them may be gone by the next call.
   std::string m_section, m_field;
 };

@@ -49,6 +49,35 @@ class SplitGuard {
     return true;
   }
 
+  // One line, in input order.
+  bool line_ok(std::string_view line) {
+    const std::size_t indent = indent_of(line);
+    const auto deep = static_cast<long>(indent);
+    if (indent == line.size()) {
+      return true;  // a blank line changes nothing
+    }
+    if (m_block_indent >= 0) {
+      if (deep > m_block_indent) {
+        return true;  // a block scalar's text: anything, indented deeper
+      }
+      m_block_indent = -1;
+    }
+    const bool continuing = m_open_indent >= 0;
+    if (continuing && deep <= std::max(m_open_indent, k_deepest_structure)) {
+      return false;
+    }
+    scan(line, indent);
+    if (m_quote != 0 || m_depth > 0) {
+      m_open_indent = continuing ? m_open_indent : deep;
+    } else {
+      m_open_indent = -1;
+      if (!continuing && block_header(line)) {
+        m_block_indent = deep;
+      }
+    }
+    return true;
+  }
+
  private:
   static constexpr long k_deepest_structure = 6;  // PrunedFieldsBlanker's deepest key indent
   static constexpr std::array<bool, 256> k_special = [] {
@@ -112,34 +141,6 @@ class SplitGuard {
     }
     const char before = line[i - 1];
     return before == ' ' || before == '[' || before == '{' || before == ',';
-  }
-
-  bool line_ok(std::string_view line) {
-    const std::size_t indent = indent_of(line);
-    const auto deep = static_cast<long>(indent);
-    if (indent == line.size()) {
-      return true;  // a blank line changes nothing
-    }
-    if (m_block_indent >= 0) {
-      if (deep > m_block_indent) {
-        return true;  // a block scalar's text: anything, indented deeper
-      }
-      m_block_indent = -1;
-    }
-    const bool continuing = m_open_indent >= 0;
-    if (continuing && deep <= std::max(m_open_indent, k_deepest_structure)) {
-      return false;
-    }
-    scan(line, indent);
-    if (m_quote != 0 || m_depth > 0) {
-      m_open_indent = continuing ? m_open_indent : deep;
-    } else {
-      m_open_indent = -1;
-      if (!continuing && block_header(line)) {
-        m_block_indent = deep;
-      }
-    }
-    return true;
   }
 
   // Walks one line from `from`, carrying the quote and bracket state over from the last line.

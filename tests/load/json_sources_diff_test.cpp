@@ -163,6 +163,32 @@ TEST_CASE("simdjson and RapidJSON agree on nesting around the depth limit", "[lo
   }
 }
 
+// A skipped value is not tokenised; what RapidJSON would still refuse in it (a lone low
+// surrogate, a number past its range, nesting past its limit) must be found all the same.
+TEST_CASE("simdjson and RapidJSON agree on what a skipped value holds", "[load][json]") {
+  const char* inputs[] = {
+      R"([[{"k": {"\"q\"": {"f:x": {}}, "s": "a\\b"}, "after": 1}]])",
+      R"([[{"k": {"s": "\udc00"}, "after": 1}]])",
+      R"([[{"k": {"s": "\ud83d"}}]])",
+      R"([[{"k": {"s": "\ud83dx", "t": "\uD83D\u0041"}}]])",
+      R"([[{"k": {"s": "\ud83d\ude00", "t": "\\u"}}]])",
+      R"([[{"k": {"n": [1, -2.5e3, 1e400]}}]])",
+      R"([[{"k": {"n": 1e309}}]])",
+      R"([[{"k": {"n": 12345678901234567890123}}]])",
+      R"([[{"k": {"x": "\x"}}]])",
+      R"([[{"k": {"t": true, "f": false, "z": null, "e": {}, "a": []}}, {"k2": {}}]])",
+  };
+  for (const char* in : inputs) {
+    INFO(in);
+    check_same(in);
+  }
+  for (int depth : {996, 997, 998, 999, 1000}) {
+    INFO(depth);
+    check_same("[[{\"k\": {\"a\": " + std::string(static_cast<std::size_t>(depth), '[') +
+               std::string(static_cast<std::size_t>(depth), ']') + "}}]]");
+  }
+}
+
 TEST_CASE("a top-level array read in chunks gives the events of a whole read", "[load][json]") {
   check_same(pretty_items(50));
   // Whatever goes wrong in a later chunk is found where RapidJSON finds it.

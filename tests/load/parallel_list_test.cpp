@@ -243,8 +243,8 @@ TEST_CASE("a JSON List with a bad container status is left to the one-thread rea
 namespace {
 
 // The reader hands the blanker whole lines, `lines` at a time.
-std::string blank(std::string text, load::PrunedFieldsBlanker::Format format, int lines) {
-  load::PrunedFieldsBlanker b(format);
+std::string blank(std::string text, int lines) {
+  load::PrunedFieldsBlanker b;
   std::string out;
   std::size_t at = 0;
   while (at < text.size()) {
@@ -327,7 +327,7 @@ TEST_CASE("the values of pruned fields are blanked where kubectl puts them", "[l
       "    capacity: {}\n";
   for (int chunk : {1, 2, 5, 100}) {
     CAPTURE(chunk);
-    CHECK(blank(yaml, load::PrunedFieldsBlanker::Format::yaml, chunk) == blanked);
+    CHECK(blank(yaml, chunk) == blanked);
   }
 }
 
@@ -368,7 +368,7 @@ TEST_CASE("a container status keeps only its name and resources", "[load][parall
       "    phase: Running\n";
   for (int chunk : {1, 3, 100}) {
     CAPTURE(chunk);
-    CHECK(blank(yaml, load::PrunedFieldsBlanker::Format::yaml, chunk) == blanked);
+    CHECK(blank(yaml, chunk) == blanked);
   }
 }
 
@@ -380,17 +380,9 @@ TEST_CASE("managedFields are blanked line for line, whatever the chunks", "[load
   const std::string yaml_blanked =
       "- apiVersion: v1\n  kind: Pod\n  metadata:\n    managedFields:\n\n\n\n\n    name: x\n"
       "    namespace: a\n  spec:\n    managedFields:x\n";
-  const std::string json =
-      "        {\n            \"managedFields\": [\n                {\n"
-      "                    \"manager\": \"kubectl\"\n                }\n            ],\n"
-      "            \"name\": \"x\"\n";
-  const std::string json_blanked =
-      "        {\n            \"managedFields\": [\n\n\n\n            ],\n"
-      "            \"name\": \"x\"\n";
   for (int chunk : {1, 2, 3, 100}) {
     CAPTURE(chunk);
-    CHECK(blank(yaml, load::PrunedFieldsBlanker::Format::yaml, chunk) == yaml_blanked);
-    CHECK(blank(json, load::PrunedFieldsBlanker::Format::json, chunk) == json_blanked);
+    CHECK(blank(yaml, chunk) == yaml_blanked);
   }
 }
 
