@@ -82,14 +82,15 @@ void normalize(PodDisruptionBudget& b) {
 
 // Keeps the first object of each key and reports the others where they were written. The
 // vector is compacted in place: a copy of 150,000 pods would double their memory for a moment.
-template <typename T, typename KeyFn, typename LabelFn>
+// `first`, empty, ends up mapping each key to its object's index once kept.
+template <typename T, typename KeyFn, typename LabelFn, typename Index>
 void drop_duplicates(std::vector<T>& objects, KeyFn key_of, LabelFn label_of,
+                     std::unordered_map<std::string, Index>& first,
                      std::vector<Diagnostic>& diags) {
-  std::unordered_map<std::string, std::size_t> first;  // key -> its object's index once kept
   first.reserve(objects.size());
   std::size_t kept = 0;
   for (std::size_t i = 0; i < objects.size(); ++i) {
-    const auto [it, inserted] = first.emplace(key_of(objects[i]), kept);
+    const auto [it, inserted] = first.emplace(key_of(objects[i]), static_cast<Index>(kept));
     if (!inserted) {
       diags.push_back({Severity::error, objects[i].loc,
                        fmt::format("{}: duplicate object; first defined at {}",
@@ -429,23 +430,29 @@ void normalize_all(std::vector<Node>& nodes, std::vector<Pod>& pods,
   sort_by_key(config.plugin_args);
 }
 
+// The pods' table of first keys is their name index, `pod_index`.
 void drop_all_duplicates(std::vector<Node>& nodes, std::vector<PriorityClass>& classes,
                          std::vector<Pod>& pods, std::vector<PodDisruptionBudget>& pdbs,
-                         std::vector<Diagnostic>& diags) {
+                         std::vector<Diagnostic>& diags,
+                         std::unordered_map<std::string, PodId>& pod_index) {
+  std::unordered_map<std::string, std::size_t> nodes_seen, classes_seen, pdbs_seen;
   drop_duplicates(
       nodes, [](const Node& n) { return n.name; },
-      [](const Node& n) { return fmt::format("Node {}", n.name); }, diags);
+      [](const Node& n) { return fmt::format("Node {}", n.name); }, nodes_seen, diags);
   drop_duplicates(
       classes, [](const PriorityClass& c) { return c.name; },
-      [](const PriorityClass& c) { return fmt::format("PriorityClass {}", c.name); }, diags);
+      [](const PriorityClass& c) { return fmt::format("PriorityClass {}", c.name); }, classes_seen,
+      diags);
+  pod_index.clear();
   drop_duplicates(
-      pods, [](const Pod& p) { return pod_key(p.namespace_, p.name); }, pod_label, diags);
+      pods, [](const Pod& p) { return pod_key(p.namespace_, p.name); }, pod_label, pod_index,
+      diags);
   drop_duplicates(
       pdbs, [](const PodDisruptionBudget& b) { return pod_key(b.namespace_, b.name); },
       [](const PodDisruptionBudget& b) {
         return fmt::format("PodDisruptionBudget {}/{}", b.namespace_, b.name);
       },
-      diags);
+      pdbs_seen, diags);
 }
 
 }  // namespace
@@ -528,7 +535,7 @@ void SnapshotBuilder::prepare_all(std::vector<Diagnostic>& diags, std::vector<Ob
   if (made != nullptr) {
     made->insert(made->end(), daemon_pods.begin(), daemon_pods.end());
   }
-  drop_all_duplicates(s.m_nodes, s.m_classes, s.m_pods, s.m_pdbs, diags);
+  drop_all_duplicates(s.m_nodes, s.m_classes, s.m_pods, s.m_pdbs, diags, s.m_pod_index);
 }
 
 // Indexes the pods from `first` on (all of them when it is 0, over fresh tables). Every pod's
@@ -537,8 +544,7 @@ void SnapshotBuilder::prepare_all(std::vector<Diagnostic>& diags, std::vector<Ob
 void SnapshotBuilder::index_pods(PodId first, std::vector<Diagnostic>& diags) {
   Snapshot& s = m_snap;
   if (first == 0) {
-    s.m_node_index.clear();
-    s.m_pod_index.clear();
+    s.m_node_index.clear();  // the pods' index was built with the duplicate check
     for (NodeId i = 0; i < s.m_nodes.size(); ++i) {
       s.m_node_index.emplace(s.m_nodes[i].name, i);
     }
@@ -561,7 +567,9 @@ void SnapshotBuilder::index_pods(PodId first, std::vector<Diagnostic>& diags) {
       }
       continue;
     }
-    s.m_pod_index.emplace(pod_key(pod.namespace_, pod.name), i);
+    if (first != 0) {
+      s.m_pod_index.emplace(pod_key(pod.namespace_, pod.name), i);
+    }
     facts.requests = pod_requests(pod);
     index_pod(pod, i, s.m_node_index, facts, s.m_pods_on, s.m_nominated_to, diags, missing_nodes);
   }
