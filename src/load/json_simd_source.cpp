@@ -587,9 +587,9 @@ void SimdJsonSource::skip_value_rest() {
   }
 }
 
-// The common case of skip_value_rest(): the value ends in this chunk and holds no escape, so
-// only its brackets, token lengths and numbers need a look, and one search for a backslash
-// stands for a check of each string. False, with nothing changed, otherwise.
+// The common case of skip_value_rest(): the value ends in this chunk and holds no \u escape,
+// so only its brackets, token lengths and numbers need a look, and one search for \u stands for
+// a check of each string. False, with nothing changed, otherwise.
 bool SimdJsonSource::skip_plain_value() {
   int depth = 1;
   std::uint64_t last_token = m_last_token;

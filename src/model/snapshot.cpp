@@ -538,9 +538,9 @@ void SnapshotBuilder::prepare_all(std::vector<Diagnostic>& diags, std::vector<Ob
   drop_all_duplicates(s.m_nodes, s.m_classes, s.m_pods, s.m_pdbs, diags, s.m_pod_index);
 }
 
-// Indexes the pods from `first` on (all of them when it is 0, over fresh tables). Every pod's
-// priority is resolved again and every missing node reported, so that the messages come in
-// pod order as a full build gives them.
+// Indexes the pods from `first` on (all of them when it is 0, over fresh tables but the name
+// index, which prepare_all() made). Every pod's priority is resolved again and every missing
+// node reported, so that the messages come in pod order as a full build gives them.
 void SnapshotBuilder::index_pods(PodId first, std::vector<Diagnostic>& diags) {
   Snapshot& s = m_snap;
   if (first == 0) {

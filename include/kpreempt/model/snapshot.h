@@ -255,7 +255,8 @@ class SnapshotBuilder {
   }
   // Whether build() may index the pods from m_built_pods on alone (see index_pods()).
   [[nodiscard]] bool only_new_pods_added() const;
-  // The full build's first steps: normalizing, DaemonSet pods, duplicates.
+  // The full build's first steps: normalizing, DaemonSet pods, duplicates (the table of pod
+  // names the duplicate check builds is kept as the name index).
   void prepare_all(std::vector<Diagnostic>& diags, std::vector<ObjectRef>* made);
   void index_pods(PodId first, std::vector<Diagnostic>& diags);
 
