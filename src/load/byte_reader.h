@@ -40,15 +40,14 @@ class ByteReader {
   struct Region {
     std::uint64_t begin = 0, end = 0;
     std::string prefix, suffix;
-    std::optional<PrunedFieldsBlanker> blanker;
-    bool yaml = false;  // checked by SplitGuard
+    bool yaml = false;  // lines checked by SplitGuard, pruned fields blanked
   };
   ByteReader(std::FILE* file, std::string name, Region region, std::atomic<std::uint64_t>* progress)
       : m_file(file), m_stage(Stage::prefix), m_progress(progress), m_name(std::move(name)) {
     // No read buffer: the bytes come from the region's windows.
     m_prefix = std::move(region.prefix);
     m_suffix = std::move(region.suffix);
-    m_region.emplace(fileno(file), region.begin, region.end, region.blanker, region.yaml, progress);
+    m_region.emplace(fileno(file), region.begin, region.end, region.yaml, progress);
   }
   ~ByteReader() {
     if (m_file != nullptr) {

@@ -29,13 +29,13 @@ struct NotSplittable {};
 
 class FileRegion {
  public:
-  // Bytes [begin, end) of the open file `fd`.
-  FileRegion(int fd, std::uint64_t begin, std::uint64_t end,
-             std::optional<PrunedFieldsBlanker> blanker, bool yaml,
+  // Bytes [begin, end) of the open file `fd`; YAML has its lines checked and its pruned
+  // fields blanked.
+  FileRegion(int fd, std::uint64_t begin, std::uint64_t end, bool yaml,
              std::atomic<std::uint64_t>* progress)
-      : m_fd(fd), m_pos(begin), m_end(end), m_blanker(blanker), m_progress(progress) {
+      : m_fd(fd), m_pos(begin), m_end(end), m_progress(progress) {
     if (yaml) {
-      m_guard.emplace();
+      m_yaml.emplace();
     }
   }
 
@@ -105,27 +105,23 @@ class FileRegion {
       n = static_cast<std::size_t>(last - m_buf.data()) + 1;
     }
     const char* data = m_buf.data();
-    // A lone CR breaks lines for the YAML parser but not for the split (JSON counts only line
-    // feeds).
-    if (m_guard && std::memchr(data, '\r', n) != nullptr) {
-      throw NotSplittable{};
-    }
     m_pieces.clear();
     m_next = 0;
-    if (m_blanker) {
+    if (m_yaml) {
+      // A lone CR breaks lines for the YAML parser but not for the split.
+      if (std::memchr(data, '\r', n) != nullptr) {
+        throw NotSplittable{};
+      }
       // One walk over the lines: the guard checks each one as the blanker decides it.
-      const std::optional<std::size_t> breaks = m_blanker->split(
+      const std::optional<std::size_t> breaks = m_yaml->blanker.split(
           data, n, [&](const char* p, std::size_t k) { m_pieces.emplace_back(p, k); },
-          [&](std::string_view line) { return !m_guard || m_guard->line_ok(line); });
+          [&](std::string_view line) { return m_yaml->guard.line_ok(line); });
       if (!breaks) {
         throw NotSplittable{};
       }
       m_newlines += *breaks;
     } else {
-      if (m_guard && !m_guard->lines_ok(std::string_view(data, n))) {
-        throw NotSplittable{};
-      }
-      m_pieces.emplace_back(data, n);
+      m_pieces.emplace_back(data, n);  // JSON, whole: simdjson checks every byte
       m_newlines += count_line_breaks(data, data + n);
     }
     if (m_progress != nullptr) {
@@ -138,8 +134,11 @@ class FileRegion {
   int m_fd;
   std::uint64_t m_pos;  // file offset of the next byte to read
   std::uint64_t m_end;
-  std::optional<PrunedFieldsBlanker> m_blanker;
-  std::optional<SplitGuard> m_guard;
+  struct YamlLines {
+    SplitGuard guard;
+    PrunedFieldsBlanker blanker;
+  };
+  std::optional<YamlLines> m_yaml;
   std::atomic<std::uint64_t>* m_progress;
   std::string m_buf;        // bytes read and not yet handed out, from the start of a line
   std::size_t m_taken = 0;  // of m_buf, handed out as pieces

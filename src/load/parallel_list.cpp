@@ -188,10 +188,7 @@ std::vector<Part> split(const Fd& fd, const Layout& l, unsigned n) {
       p.region.prefix = "[\n";
       p.region.suffix = "\n]";
     }
-    if (l.format == Format::yaml) {
-      p.region.blanker.emplace();
-      p.region.yaml = true;
-    }
+    p.region.yaml = l.format == Format::yaml;
   }
   return parts;
 }

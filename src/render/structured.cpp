@@ -118,8 +118,7 @@ void print_structured(const nlohmann::ordered_json& doc, bool yaml, std::ostream
       auto writer = std::make_shared<BlockWriter>(out);
       nlohmann::detail::serializer<nlohmann::ordered_json> serializer(writer, ' ');
       serializer.dump(doc, true, false, 2);
-      writer->flush();
-    }
+    }  // the last block is written as the writer goes
     out << '\n';
     return;
   }
