@@ -4,6 +4,7 @@
 // enums, vectors, optionals, pairs and maps.
 #pragma once
 
+#include "kpreempt/model/atom.h"
 #include "kpreempt/model/quantity.h"
 
 #include <sys/mman.h>
@@ -26,6 +27,7 @@
 #include <string>
 #include <string_view>
 #include <thread>
+#include <unordered_map>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -114,15 +116,33 @@ template <class T>
 struct IsChunked<Chunked<T>> : std::true_type {};
 inline constexpr std::size_t k_chunks = 8;
 
+// Atoms are written as indexes into a table of their texts, which leads the payload: each text
+// is then stored, checked and interned once however many objects repeat it.
+struct AtomTable {
+  std::unordered_map<const void*, std::uint32_t> index;
+  std::vector<model::Atom> atoms;
+};
+
 class Writer {
  public:
+  Writer() : m_atoms(&m_own_atoms) {}
   template <class... T>
   void operator()(const T&... v) {
     (put(v), ...);
   }
-  std::string& bytes() { return m_out; }
+  // The table of the atoms written, then what was written.
+  std::string finish() {
+    Writer table;
+    table.count(m_atoms->atoms.size());
+    for (const model::Atom& a : m_atoms->atoms) {
+      table.put(a.str());
+    }
+    table.m_out.append(m_out);
+    return std::move(table.m_out);
+  }
 
  private:
+  explicit Writer(AtomTable* atoms) : m_atoms(atoms) {}
   void raw(const void* p, std::size_t n) { m_out.append(static_cast<const char*>(p), n); }
   void count(std::size_t n) { put(static_cast<std::uint32_t>(n)); }
 
@@ -138,6 +158,13 @@ class Writer {
     } else if constexpr (std::is_same_v<T, std::string>) {
       count(v.size());
       raw(v.data(), v.size());
+    } else if constexpr (std::is_same_v<T, model::Atom>) {
+      auto [it, added] = m_atoms->index.try_emplace(
+          v.identity(), static_cast<std::uint32_t>(m_atoms->atoms.size()));
+      if (added) {
+        m_atoms->atoms.push_back(v);
+      }
+      put(it->second);
     } else if constexpr (std::is_same_v<T, model::Quantity>) {
       // 128-bit milli-units as two halves, low first.
       const auto bits = static_cast<model::Quantity::UnsignedWide>(v.wide_milli());
@@ -169,7 +196,7 @@ class Writer {
     count(v.size());
     std::vector<std::string> chunks;
     for (std::size_t k = 0; k < k_chunks; ++k) {
-      Writer w;
+      Writer w(m_atoms);
       const std::size_t from = v.size() * k / k_chunks;
       const std::size_t to = v.size() * (k + 1) / k_chunks;
       for (std::size_t i = from; i < to; ++i) {
@@ -185,6 +212,8 @@ class Writer {
   }
 
   std::string m_out;
+  AtomTable m_own_atoms;
+  AtomTable* m_atoms;  // shared with the writers of chunks
 };
 
 // Well-formed UTF-8: no stray continuation bytes, overlong forms, surrogates or values past
@@ -233,6 +262,16 @@ class Reader {
     (get(v), ...);
   }
   bool done() const { return m_p == m_end; }
+  // Reads the atom table that leads a payload (see Writer::finish).
+  void read_atoms() {
+    m_own_atoms.clear();
+    for (std::size_t n = count(); n > 0; --n) {
+      std::string text;
+      get(text);
+      m_own_atoms.emplace_back(text);
+    }
+    m_atoms = &m_own_atoms;
+  }
 
  private:
   const char* take(std::size_t n) {
@@ -268,7 +307,7 @@ class Reader {
       get(v.first);
       get(v.second);
     } else if constexpr (std::is_class_v<T> && !std::is_same_v<T, std::string> &&
-                         !std::is_same_v<T, model::Quantity>) {
+                         !std::is_same_v<T, model::Atom> && !std::is_same_v<T, model::Quantity>) {
       get_struct(v);
     } else {
       get_scalar(v);
@@ -298,6 +337,13 @@ class Reader {
       if (!valid_utf8(v)) {
         throw DecodeError("a string is not UTF-8");
       }
+    } else if constexpr (std::is_same_v<T, model::Atom>) {
+      std::uint32_t i = 0;
+      get(i);
+      if (i >= m_atoms->size()) {
+        throw DecodeError("an atom index is out of range");
+      }
+      v = (*m_atoms)[i];
     } else {
       static_assert(std::is_same_v<T, model::Quantity>);
       std::uint64_t low = 0;
@@ -392,6 +438,7 @@ class Reader {
   void decode_chunk_into(std::string_view bytes, std::size_t count, Slot slot) const {
     Reader r(bytes);
     r.m_depth = m_depth;
+    r.m_atoms = m_atoms;
     for (std::size_t i = 0; i < count; ++i) {
       r.get(slot());
     }
@@ -482,6 +529,8 @@ class Reader {
   const char* m_end;
   Release m_release;
   int m_depth = 0;
+  std::vector<model::Atom> m_own_atoms;
+  const std::vector<model::Atom>* m_atoms = &m_own_atoms;  // shared with the chunks' readers
 };
 
 }  // namespace kpreempt::cache::codec

@@ -430,11 +430,12 @@ namespace cache::codec {
 std::string encode_payload(const SnapshotFile& file) {
   Writer w;
   w(file.load_diags, file.build_diags, file.snapshot);
-  return std::move(w.bytes());
+  return w.finish();
 }
 
 void decode_payload(std::string_view payload, SnapshotFile& file, Reader::Release release) {
   Reader r(payload, std::move(release));
+  r.read_atoms();
   r(file.load_diags, file.build_diags);
   model::SnapshotCodec::decode(r, file.snapshot);
   if (!r.done()) {

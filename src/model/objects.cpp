@@ -47,16 +47,16 @@ const std::string* find(const StringMap& m, std::string_view key) {
   if (it == m.end() || it->first != key) {
     return nullptr;
   }
-  return &it->second;
+  return &it->second.str();
 }
 
 void set(StringMap& m, const std::string& key, std::string value) {
   auto it = std::lower_bound(m.begin(), m.end(), key,
                              [](const auto& e, const std::string& k) { return e.first < k; });
   if (it != m.end() && it->first == key) {
-    it->second = std::move(value);
+    it->second = Atom(value);
   } else {
-    m.insert(it, {key, std::move(value)});
+    m.insert(it, {Atom(key), Atom(value)});
   }
 }
 

@@ -375,7 +375,7 @@ void check_one_namespace(const Snapshot& s, std::vector<Diagnostic>& diags) {
     if (p.namespace_ == "kube-system" || (only != nullptr && *only != p.namespace_)) {
       return;
     }
-    only = &p.namespace_;
+    only = &p.namespace_.str();
   }
   if (only != nullptr) {
     diags.push_back({Severity::warning, SourceLoc{},

@@ -189,6 +189,20 @@ TEST_CASE("a decoded string or quantity is checked like parsed input", "[cache]"
   }
 }
 
+TEST_CASE("a text the objects repeat is stored once", "[cache]") {
+  cache::SnapshotFile f = load_file({k_demo});
+  REQUIRE(f.snapshot.nodes().size() > 1);
+  const std::string bytes = cache::encode(f, "");
+  std::size_t seen = 0;
+  for (std::size_t at = bytes.find("kubernetes.io/hostname"); at != std::string::npos;
+       at = bytes.find("kubernetes.io/hostname", at + 1)) {
+    ++seen;
+  }
+  CHECK(seen == 1);
+  const cache::SnapshotFile back = cache::decode(bytes);
+  CHECK(back.snapshot.nodes().front().labels == f.snapshot.nodes().front().labels);
+}
+
 TEST_CASE("decoding never trusts the lengths in a file", "[cache]") {
   cache::SnapshotFile f = load_file({k_demo});
   const std::string bytes = cache::encode(f, "");

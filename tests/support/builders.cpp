@@ -14,14 +14,14 @@ namespace kpreempt::testing {
 namespace {
 
 // StringMap and ResourceList stay sorted by key with unique keys.
-template <typename Value>
-void put(std::vector<std::pair<std::string, Value>>& m, std::string key, Value v) {
+template <typename Value, typename Given>
+void put(std::vector<std::pair<model::Atom, Value>>& m, const std::string& key, Given v) {
   auto it = std::lower_bound(m.begin(), m.end(), key,
                              [](const auto& kv, const std::string& k) { return kv.first < k; });
   if (it != m.end() && it->first == key) {
-    it->second = std::move(v);
+    it->second = Value(std::move(v));
   } else {
-    m.emplace(it, std::move(key), std::move(v));
+    m.emplace(it, model::Atom(key), Value(std::move(v)));
   }
 }
 

@@ -15,7 +15,7 @@
 namespace kpreempt::cache {
 
 // Bumped whenever the layout of any model struct in the payload changes.
-inline constexpr std::uint32_t k_format_version = 12;
+inline constexpr std::uint32_t k_format_version = 13;
 
 // A snapshot with the diagnostics its loading produced, so that reading it back prints the
 // same warnings. Loading diagnostics are kept apart from build() ones because adding inputs

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "kpreempt/diag.h"
+#include "kpreempt/model/atom.h"
 #include "kpreempt/model/quantity.h"
 #include "kpreempt/model/time.h"
 
@@ -15,14 +16,15 @@
 
 namespace kpreempt::model {
 
-// key -> value, sorted by key, keys unique.
-using StringMap = std::vector<std::pair<std::string, std::string>>;
+// key -> value, sorted by key, keys unique. Atoms: a dump repeats its label keys and values
+// over and over.
+using StringMap = std::vector<std::pair<Atom, Atom>>;
 const std::string* find(const StringMap& m, std::string_view key);
 // Sets `key` to `value`, keeping the map sorted by key.
 void set(StringMap& m, const std::string& key, std::string value);
 
 // resource name -> quantity, sorted by name, names unique.
-using ResourceList = std::vector<std::pair<std::string, Quantity>>;
+using ResourceList = std::vector<std::pair<Atom, Quantity>>;
 Quantity get(const ResourceList& r, std::string_view name);  // absent = 0
 
 struct ObjectRef {
@@ -62,11 +64,11 @@ struct NodeSelectorTerm {
 };
 
 struct Taint {
-  std::string key, value, effect;  // effect: NoSchedule, PreferNoSchedule, NoExecute
+  Atom key, value, effect;  // effect: NoSchedule, PreferNoSchedule, NoExecute
 };
 
 struct Toleration {
-  std::string key, op, value, effect;  // op: Equal (default) or Exists; empty effect = all
+  Atom key, op, value, effect;  // op: Equal (default) or Exists; empty effect = all
 };
 
 struct PodAffinityTerm {
@@ -94,7 +96,7 @@ struct HostPort {
 };
 
 struct Container {
-  std::string name;
+  Atom name;
   ResourceList requests;
   std::vector<HostPort> host_ports;
   bool restart_always = false;  // init containers only: a sidecar (restartPolicy: Always)
@@ -111,18 +113,18 @@ struct ResourceStatus {
 
 // One entry of status.containerStatuses or status.initContainerStatuses.
 struct ContainerStatus {
-  std::string name;
+  Atom name;
   bool init = false;  // from initContainerStatuses
   ResourceStatus resources;
 };
 
 struct PodCondition {
-  std::string type, status, reason;
+  Atom type, status, reason;
   std::optional<Instant> last_transition_time;  // null in the API is kept as absent
 };
 
 struct OwnerReference {
-  std::string kind, name, uid;
+  Atom kind, name, uid;  // shared by the pods of one owner
   bool controller = false;
 };
 
@@ -136,18 +138,21 @@ struct Node {
   SourceLoc loc;
 };
 
+// The texts pods share (namespace, node, class, phase...) are atoms; name and uid are the
+// pod's own.
 struct Pod {
-  std::string namespace_, name, uid;
+  Atom namespace_;
+  std::string name, uid;
   StringMap labels;
   StringMap annotations;  // only those kept_pod_annotation() keeps
   std::vector<OwnerReference> owners;
   std::optional<Instant> creation_timestamp, deletion_timestamp;
 
-  std::string node_name;                 // spec.nodeName; empty = pending
+  Atom node_name;                        // spec.nodeName; empty = pending
   std::optional<std::int32_t> priority;  // spec.priority as written
-  std::string priority_class_name;
-  std::string preemption_policy;              // spec.preemptionPolicy as written; may be empty
-  std::string scheduler_name;                 // empty when the manifest does not say
+  Atom priority_class_name;
+  Atom preemption_policy;                     // spec.preemptionPolicy as written; may be empty
+  Atom scheduler_name;                        // empty when the manifest does not say
   std::vector<std::string> scheduling_gates;  // spec.schedulingGates[].name
   // spec.resourceClaims: the ResourceClaim or ResourceClaimTemplate each entry names.
   std::vector<ObjectRef> resource_claims;
@@ -161,9 +166,9 @@ struct Pod {
   ResourceList overhead;
   ResourceList pod_level_requests;  // spec.resources.requests
 
-  std::string phase;  // status.phase
+  Atom phase;  // status.phase
   std::optional<Instant> start_time;
-  std::string nominated_node_name;
+  Atom nominated_node_name;
   std::vector<PodCondition> conditions;  // the first DisruptionTarget and PodScheduled only
   std::vector<ContainerStatus> container_statuses;  // with resources only, containers first
   ResourceStatus pod_status_resources;              // pod-level status.resources and allocated
@@ -178,7 +183,7 @@ struct Pod {
   // Compared as views: a phase of another length is told apart without reading its bytes,
   // and dry runs ask this of every pod they take off a node.
   bool terminal() const {
-    const std::string_view p = phase;
+    const std::string_view p = phase.view();
     return p == "Succeeded" || p == "Failed";
   }
   // Waiting for a node: the one definition of a pod that can preempt (not yet bound, not

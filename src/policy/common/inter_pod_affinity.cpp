@@ -87,7 +87,7 @@ std::vector<Term> InterPodAffinity::terms_of(const model::Pod& owner,
     if (!t.namespaces.empty()) {
       r.namespaces = &t.namespaces;
     } else if (!has_namespace_selector(t)) {
-      r.owner_namespace = &owner.namespace_;
+      r.owner_namespace = &owner.namespace_.str();
     }
     out.push_back(r);
   }

@@ -63,7 +63,7 @@ void read_max(const Input& in, const Args& config, std::string_view field, ResVe
       if (!key.starts_with(prefix)) {
         continue;
       }
-      const std::string name = key.substr(prefix.size());
+      const std::string name(key.substr(prefix.size()));
       model::QuantityParse q = model::parse_quantity(value);
       if (!q.value) {
         throw UsageError(fmt::format("{}: \"{}\" is not a quantity", key, value));
