@@ -2,6 +2,8 @@
 // Diagnostics: located messages about the user's input, and the exception that carries one.
 #pragma once
 
+#include "kpreempt/model/atom.h"
+
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -12,7 +14,7 @@ namespace kpreempt {
 
 // A position in an input file. line and column are 1-based; 0 means "unknown".
 struct SourceLoc {
-  std::string file;
+  model::Atom file;  // an atom: every object read from a file names it
   std::uint32_t line = 0;
   std::uint32_t column = 0;
 };

@@ -126,6 +126,8 @@ struct AtomTable {
 class Writer {
  public:
   Writer() : m_atoms(&m_own_atoms) {}
+  Writer(const Writer&) = delete;  // m_atoms may point into the writer itself
+  Writer& operator=(const Writer&) = delete;
   template <class... T>
   void operator()(const T&... v) {
     (put(v), ...);
@@ -257,6 +259,8 @@ class Reader {
 
   explicit Reader(std::string_view in, Release release = {})
       : m_p(in.data()), m_end(in.data() + in.size()), m_release(std::move(release)) {}
+  Reader(const Reader&) = delete;  // m_atoms may point into the reader itself
+  Reader& operator=(const Reader&) = delete;
   template <class... T>
   void operator()(T&... v) {
     (get(v), ...);

@@ -81,7 +81,7 @@ void equal_values(const Context& c, Report& r, bool same_policy) {
 
 // A class next to Helm templates that were not read may well be used by them.
 bool beside_templates(const Context& c, const Obj& o) {
-  std::string folder = std::filesystem::path(o.tree->file).parent_path().string();
+  std::string folder = std::filesystem::path(o.tree->file.str()).parent_path().string();
   const auto& tf = c.options().template_folders;
   return std::find(tf.begin(), tf.end(), folder) != tf.end();
 }

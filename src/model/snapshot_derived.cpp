@@ -49,33 +49,75 @@ bool selects_pods(const PodDisruptionBudget& b) {
   return b.selector_valid && b.selector.present && !empty(b.selector);
 }
 
-// The budgets that can select a pod, per namespace, in input order.
-using BudgetsByNamespace = std::unordered_map<std::string_view, std::vector<std::uint32_t>>;
-
-BudgetsByNamespace budgets_by_namespace(const std::vector<PodDisruptionBudget>& pdbs) {
-  BudgetsByNamespace out;
-  for (std::uint32_t i = 0; i < pdbs.size(); ++i) {
-    if (selects_pods(pdbs[i])) {
-      out[pdbs[i].namespace_].push_back(i);
+// The budgets that can select each pod, found from the pod's labels rather than tried one by
+// one (a namespace can hold hundreds). A selector with matchLabels selects only pods that carry
+// its first label, key and value: the budget is filed under that pair of atoms, and a pod looks
+// up its own labels. Budgets with matchExpressions alone are tried on every pod.
+class BudgetIndex {
+ public:
+  explicit BudgetIndex(const std::vector<PodDisruptionBudget>& pdbs) : m_pdbs(pdbs) {
+    for (std::uint32_t i = 0; i < pdbs.size(); ++i) {
+      if (!selects_pods(pdbs[i])) {
+        continue;
+      }
+      Namespace& ns = m_namespaces[pdbs[i].namespace_];
+      const StringMap& labels = pdbs[i].selector.match_labels;
+      if (labels.empty()) {
+        ns.always.push_back(i);
+      } else {
+        ns.by_label[Label{labels.front().first, labels.front().second}].push_back(i);
+      }
     }
   }
-  return out;
-}
 
-void add_budgets_of(const Pod& pod, const std::vector<PodDisruptionBudget>& pdbs,
-                    const BudgetsByNamespace& by_namespace, std::vector<std::uint32_t>& ids,
-                    std::vector<std::uint32_t>& offsets) {
-  const auto it = by_namespace.find(pod.namespace_);
-  // A pod without labels matches no selector that is not empty.
-  if (!pod.labels.empty() && it != by_namespace.end()) {
-    for (std::uint32_t b : it->second) {
-      if (matches(pdbs[b].selector, pod.labels)) {
+  // Appends the budgets selecting `pod` to `ids`, in input order, then the new end to `offsets`.
+  void add_budgets_of(const Pod& pod, std::vector<std::uint32_t>& ids,
+                      std::vector<std::uint32_t>& offsets) const {
+    const auto it = m_namespaces.find(pod.namespace_.view());
+    // A pod without labels matches no selector that is not empty.
+    if (!pod.labels.empty() && it != m_namespaces.end()) {
+      const std::size_t first = ids.size();
+      const Namespace& ns = it->second;
+      add_matching(ns.always, pod, ids);
+      for (const auto& [key, value] : pod.labels) {
+        if (const auto b = ns.by_label.find(Label{key, value}); b != ns.by_label.end()) {
+          add_matching(b->second, pod, ids);
+        }
+      }
+      std::sort(ids.begin() + static_cast<std::ptrdiff_t>(first), ids.end());
+    }
+    offsets.push_back(static_cast<std::uint32_t>(ids.size()));
+  }
+
+ private:
+  struct Label {
+    Atom key, value;
+    friend bool operator==(const Label&, const Label&) = default;
+  };
+  struct LabelHash {
+    std::size_t operator()(const Label& l) const noexcept {
+      const auto k = reinterpret_cast<std::uintptr_t>(l.key.identity());
+      const auto v = reinterpret_cast<std::uintptr_t>(l.value.identity());
+      return std::hash<std::uintptr_t>{}(k * 31 + v);
+    }
+  };
+  struct Namespace {
+    std::vector<std::uint32_t> always;
+    std::unordered_map<Label, std::vector<std::uint32_t>, LabelHash> by_label;
+  };
+
+  void add_matching(const std::vector<std::uint32_t>& budgets, const Pod& pod,
+                    std::vector<std::uint32_t>& ids) const {
+    for (std::uint32_t b : budgets) {
+      if (matches(m_pdbs[b].selector, pod.labels)) {
         ids.push_back(b);
       }
     }
   }
-  offsets.push_back(static_cast<std::uint32_t>(ids.size()));
-}
+
+  const std::vector<PodDisruptionBudget>& m_pdbs;
+  std::unordered_map<std::string_view, Namespace> m_namespaces;
+};
 
 }  // namespace
 
@@ -100,20 +142,20 @@ void Snapshot::derive() {
   std::sort(d.nodes_by_name.begin(), d.nodes_by_name.end(),
             [&](NodeId a, NodeId b) { return m_nodes[a].name < m_nodes[b].name; });
 
-  const BudgetsByNamespace by_namespace = budgets_by_namespace(m_pdbs);
+  const BudgetIndex budgets(m_pdbs);
   d.pdb_offsets.reserve(m_pods.size() + 1);
   d.pdb_offsets.push_back(0);
   for (const Pod& pod : m_pods) {
-    add_budgets_of(pod, m_pdbs, by_namespace, d.pdb_ids, d.pdb_offsets);
+    budgets.add_budgets_of(pod, d.pdb_ids, d.pdb_offsets);
   }
   m_derived = std::move(d);
 }
 
 void Snapshot::derive_added(PodId first) {
-  const BudgetsByNamespace by_namespace = budgets_by_namespace(m_pdbs);
+  const BudgetIndex budgets(m_pdbs);
   std::vector<NodeId> touched;
   for (PodId p = first; p < m_pods.size(); ++p) {
-    add_budgets_of(m_pods[p], m_pdbs, by_namespace, m_derived.pdb_ids, m_derived.pdb_offsets);
+    budgets.add_budgets_of(m_pods[p], m_derived.pdb_ids, m_derived.pdb_offsets);
     // On its node's list (index_pod): bound to a node of the dump, and not finished.
     if (m_facts[p].node != k_none && !m_pods[p].terminal()) {
       touched.push_back(m_facts[p].node);

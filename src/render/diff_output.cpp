@@ -17,7 +17,7 @@ namespace {
 using Json = nlohmann::ordered_json;
 
 std::string where(const SourceLoc& loc) {
-  return loc.line == 0 ? loc.file : fmt::format("{}:{}", loc.file, loc.line);
+  return loc.line == 0 ? loc.file.str() : fmt::format("{}:{}", loc.file, loc.line);
 }
 
 std::string outcome_text(const std::optional<policy::Outcome>& o, const std::string& node) {

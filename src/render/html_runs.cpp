@@ -178,7 +178,7 @@ void render_diff_html(const Diff& diff, std::ostream& out) {
     for (const ConfigChange& cc : diff.config) {
       rows.push_back(
           {cc.object, std::string(to_string(cc.kind)),
-           cc.loc.line == 0 ? cc.loc.file : fmt::format("{}:{}", cc.loc.file, cc.loc.line)});
+           cc.loc.line == 0 ? cc.loc.file.str() : fmt::format("{}:{}", cc.loc.file, cc.loc.line)});
     }
     html::table(out, {"object", "change", "where"}, rows);
   }

@@ -19,25 +19,27 @@ namespace kpreempt::model {
 
 class Atom {
  public:
-  Atom() noexcept : m_s(&empty_text()) {}
+  Atom() noexcept = default;  // the empty text: a null pointer, one store
   // Interning: a hash lookup and, the first time a text is seen, one copy. Safe from any
   // thread; the loader interns on several at once.
   Atom(std::string_view s);  // NOLINT(google-explicit-constructor): a text is an atom
   Atom(const std::string& s) : Atom(std::string_view(s)) {}  // NOLINT
   Atom(const char* s) : Atom(std::string_view(s)) {}         // NOLINT
 
-  const std::string& str() const noexcept { return *m_s; }
-  operator const std::string&() const noexcept { return *m_s; }  // NOLINT
-  operator std::string_view() const noexcept { return *m_s; }    // NOLINT
-  std::string_view view() const noexcept { return *m_s; }
+  const std::string& str() const noexcept { return m_s != nullptr ? *m_s : empty_text(); }
+  operator const std::string&() const noexcept { return str(); }  // NOLINT
+  operator std::string_view() const noexcept { return view(); }   // NOLINT
+  std::string_view view() const noexcept {
+    return m_s != nullptr ? std::string_view(*m_s) : std::string_view();
+  }
 
-  bool empty() const noexcept { return m_s->empty(); }
-  void clear() noexcept { m_s = &empty_text(); }
-  std::size_t size() const noexcept { return m_s->size(); }
-  const char* data() const noexcept { return m_s->data(); }
-  const char* c_str() const noexcept { return m_s->c_str(); }
-  auto begin() const noexcept { return m_s->begin(); }
-  auto end() const noexcept { return m_s->end(); }
+  bool empty() const noexcept { return m_s == nullptr; }
+  void clear() noexcept { m_s = nullptr; }
+  std::size_t size() const noexcept { return view().size(); }
+  const char* data() const noexcept { return str().data(); }
+  const char* c_str() const noexcept { return str().c_str(); }
+  auto begin() const noexcept { return view().begin(); }
+  auto end() const noexcept { return view().end(); }
   bool starts_with(std::string_view p) const noexcept { return view().starts_with(p); }
   bool ends_with(std::string_view p) const noexcept { return view().ends_with(p); }
   std::string_view substr(std::size_t pos, std::size_t n = std::string_view::npos) const {
@@ -50,12 +52,12 @@ class Atom {
 
   // One text, one copy: equal atoms are the same pointer.
   friend bool operator==(Atom a, Atom b) noexcept { return a.m_s == b.m_s; }
-  friend bool operator==(Atom a, std::string_view b) noexcept { return *a.m_s == b; }
-  friend bool operator==(Atom a, const std::string& b) noexcept { return *a.m_s == b; }
-  friend bool operator==(Atom a, const char* b) noexcept { return *a.m_s == b; }
+  friend bool operator==(Atom a, std::string_view b) noexcept { return a.view() == b; }
+  friend bool operator==(Atom a, const std::string& b) noexcept { return a.view() == b; }
+  friend bool operator==(Atom a, const char* b) noexcept { return a.view() == b; }
   // Ordered by text, as the strings they replace were.
   friend std::strong_ordering operator<=>(Atom a, Atom b) noexcept {
-    return a.m_s == b.m_s ? std::strong_ordering::equal : a.m_s->compare(*b.m_s) <=> 0;
+    return a.m_s == b.m_s ? std::strong_ordering::equal : a.view().compare(b.view()) <=> 0;
   }
   friend std::strong_ordering operator<=>(Atom a, std::string_view b) noexcept {
     return a.view().compare(b) <=> 0;
@@ -84,15 +86,17 @@ class Atom {
 
  private:
   static const std::string& empty_text() noexcept;
-  const std::string* m_s;
+  const std::string* m_s = nullptr;  // the interned copy; null for the empty text
 };
 
 }  // namespace kpreempt::model
 
+// By text, as a std::string key was: an unordered container of atoms then iterates in the
+// same order on every run, which a hash of the address would not.
 template <>
 struct std::hash<kpreempt::model::Atom> {
   std::size_t operator()(kpreempt::model::Atom a) const noexcept {
-    return std::hash<const void*>{}(a.identity());
+    return std::hash<std::string_view>{}(a.view());
   }
 };
 
