@@ -27,8 +27,8 @@
 #include <string>
 #include <string_view>
 #include <thread>
-#include <unordered_map>
 #include <type_traits>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 

@@ -35,7 +35,7 @@ struct TreeNode {
 struct Tree {
   std::vector<TreeNode> nodes;
   std::string text;
-  model::Atom file;  // copied into the location of every object read
+  model::Atom file;                       // copied into the location of every object read
   std::uint32_t duplicate = k_nil;        // first member whose key repeats an earlier one
   std::uint32_t duplicate_first = k_nil;  // the earlier member it repeats
 

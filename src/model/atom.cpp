@@ -94,6 +94,8 @@ Atom::Atom(std::string_view s) {
   }
 }
 
-std::ostream& operator<<(std::ostream& out, Atom a) { return out << a.view(); }
+std::ostream& operator<<(std::ostream& out, Atom a) {
+  return out << a.view();
+}
 
 }  // namespace kpreempt::model
