@@ -219,7 +219,7 @@ void render_sequence(Format format, const model::Snapshot& snap,
   }
   Json list = explanation_list(snap, all);
   list["summary"] = sequence_json(snap, all, seq);
-  print_structured(list, format == Format::yaml, out);
+  print_explanations(std::move(list), snap, format == Format::yaml, out);
 }
 
 }  // namespace kpreempt::render

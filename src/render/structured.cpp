@@ -133,24 +133,29 @@ void print_structured(const nlohmann::ordered_json& doc, bool yaml, std::ostream
   out << emitter.c_str() << '\n';
 }
 
-void render_json(const model::Snapshot& snap, const std::vector<Explanation>& all,
-                 std::ostream& out) {
-  auto doc = std::make_unique<nlohmann::ordered_json>(to_document(snap, all));
-  print_structured(*doc, false, out);
+void print_explanations(nlohmann::ordered_json&& doc, const model::Snapshot& snap, bool yaml,
+                        std::ostream& out) {
+  auto held = std::make_unique<nlohmann::ordered_json>(std::move(doc));
+  print_structured(*held, yaml, out);
   // The explanation of a big cluster is millions of JSON values, and freeing them one by one
   // takes a fifteenth of an explain from the cache, just before the process ends: the
   // operating system takes them back at exit instead, as the command line does with the
   // snapshot. Not under the address sanitizer, whose leak check would count them.
 #if !defined(__SANITIZE_ADDRESS__)
   if (snap.nodes().size() >= k_big_cluster_nodes) {
-    (void)doc.release();
+    (void)held.release();
   }
 #endif
 }
 
+void render_json(const model::Snapshot& snap, const std::vector<Explanation>& all,
+                 std::ostream& out) {
+  print_explanations(to_document(snap, all), snap, false, out);
+}
+
 void render_yaml(const model::Snapshot& snap, const std::vector<Explanation>& all,
                  std::ostream& out) {
-  print_structured(to_document(snap, all), true, out);
+  print_explanations(to_document(snap, all), snap, true, out);
 }
 
 }  // namespace kpreempt::render

@@ -17,6 +17,10 @@ void render_yaml(const model::Snapshot& snap, const std::vector<Explanation>& al
                  std::ostream& out);
 // Any document (a list, a report) as JSON, or as YAML when `yaml`.
 void print_structured(const nlohmann::ordered_json& doc, bool yaml, std::ostream& out);
+// print_structured for a document of explanations, which on a big cluster is left to the
+// operating system at exit rather than freed value by value.
+void print_explanations(nlohmann::ordered_json&& doc, const model::Snapshot& snap, bool yaml,
+                        std::ostream& out);
 // The one-line notes a text answer prints under "note": what changes how it reads (upstream
 // samples the nodes at random; the policy's warnings about what it does not model).
 std::vector<std::string> decision_notes(const policy::Decision& d);
